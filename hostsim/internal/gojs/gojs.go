@@ -58,6 +58,10 @@ type Instance struct {
 	nextTimer int32
 	start     time.Time
 
+	// Data is the embedder's own state for this instance (hostsim's isolate
+	// keeps its protocol bookkeeping here).
+	Data any
+
 	exited   bool
 	exitCode int
 	exitErr  error

@@ -162,6 +162,7 @@ func (rt *Runtime) installBuiltins() {
 	rt.installPromise()
 	rt.installDate()
 	rt.installTimers()
+	rt.installJSON()
 	rt.installHostGlobals()
 }
 

@@ -1,0 +1,58 @@
+// Package api assembles the search service's HTTP surface (spec 1): the
+// routes, and the conventions every route shares. The worker calls New with
+// what the platform bound; native tests call it with local stand-ins.
+package api
+
+import (
+	"net/http"
+
+	"github.com/emojisearch/emojisearch/service/httpx"
+)
+
+// Config is what the service reads from its deployment (wrangler.toml vars
+// and bindings).
+type Config struct {
+	// PackVersion names the data served (var PACK_VERSION).
+	PackVersion string
+	// Model is `<model_key>@<dims>` of the embedding model (var EMBED_MODEL).
+	Model string
+	// Semantic reports that an embedding backend is bound.
+	Semantic bool
+}
+
+// Service is the HTTP handler of the search service.
+type Service struct {
+	cfg    Config
+	router *httpx.Router
+}
+
+// New returns the service with every route registered. Extra registers
+// routes of optional surfaces (the test build's diagnostics).
+func New(cfg Config, extra ...func(*httpx.Router)) *Service {
+	s := &Service{cfg: cfg, router: &httpx.Router{
+		NotFound:  httpx.NotFound(),
+		BadMethod: httpx.MethodNotAllowed,
+		Preflight: httpx.Preflight,
+	}}
+	s.router.HandleFunc(http.MethodGet, "/v1/health", s.health)
+	for _, register := range extra {
+		register(s.router)
+	}
+	return s
+}
+
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	httpx.CORS(httpx.HTTPSOnly(s.router)).ServeHTTP(w, r)
+}
+
+// health answers GET /v1/health (spec 1, Health response). It is never
+// cached so monitors see the instance as it is.
+func (s *Service) health(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	httpx.JSON(w, http.StatusOK, struct {
+		OK          bool   `json:"ok"`
+		PackVersion string `json:"packVersion"`
+		Model       string `json:"model"`
+		Semantic    bool   `json:"semantic"`
+	}{true, s.cfg.PackVersion, s.cfg.Model, s.cfg.Semantic})
+}

@@ -1,0 +1,148 @@
+// Package httpx is the service's HTTP plumbing: a small path router that
+// answers unknown routes and wrong methods in the spec's error shape, the
+// response conventions every route shares, and JSON helpers. It knows no
+// routes of its own.
+package httpx
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// Router matches paths made of literal segments, `:name` parameters and a
+// final `*name` rest parameter. Unlike http.ServeMux it lets the service
+// choose the body of 404 and 405 answers.
+type Router struct {
+	routes    []*route
+	NotFound  http.Handler
+	BadMethod func(allow []string) http.Handler
+	Preflight func(allow []string) http.Handler
+}
+
+type route struct {
+	segments []string
+	handlers map[string]http.Handler
+}
+
+type paramsKey struct{}
+
+// Handle registers h for method and pattern (for example
+// "/v1/pack/:version/:file").
+func (r *Router) Handle(method, pattern string, h http.Handler) {
+	segs := split(pattern)
+	for _, rt := range r.routes {
+		if equalSegs(rt.segments, segs) {
+			rt.handlers[method] = h
+			return
+		}
+	}
+	r.routes = append(r.routes, &route{segments: segs, handlers: map[string]http.Handler{method: h}})
+}
+
+// HandleFunc is Handle for a function.
+func (r *Router) HandleFunc(method, pattern string, h func(http.ResponseWriter, *http.Request)) {
+	r.Handle(method, pattern, http.HandlerFunc(h))
+}
+
+// Param returns a path parameter of the matched route.
+func Param(req *http.Request, name string) string {
+	p, _ := req.Context().Value(paramsKey{}).(map[string]string)
+	return p[name]
+}
+
+func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	path := split(req.URL.EscapedPath())
+	for _, rt := range r.routes {
+		params, ok := match(rt.segments, path)
+		if !ok {
+			continue
+		}
+		h, ok := rt.handlers[req.Method]
+		if !ok && req.Method == http.MethodHead {
+			h, ok = rt.handlers[http.MethodGet]
+		}
+		if !ok {
+			allow := rt.allow()
+			if req.Method == http.MethodOptions && r.Preflight != nil {
+				r.Preflight(allow).ServeHTTP(w, req)
+				return
+			}
+			r.BadMethod(allow).ServeHTTP(w, req)
+			return
+		}
+		if len(params) > 0 {
+			req = req.WithContext(context.WithValue(req.Context(), paramsKey{}, params))
+		}
+		h.ServeHTTP(w, req)
+		return
+	}
+	r.NotFound.ServeHTTP(w, req)
+}
+
+func (rt *route) allow() []string {
+	var out []string
+	for m := range rt.handlers {
+		out = append(out, m)
+	}
+	if _, hasGet := rt.handlers[http.MethodGet]; hasGet {
+		if _, hasHead := rt.handlers[http.MethodHead]; !hasHead {
+			out = append(out, http.MethodHead)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func split(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+func equalSegs(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func match(pattern, path []string) (map[string]string, bool) {
+	var params map[string]string
+	set := func(k, v string) {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params[k] = v
+	}
+	for i, seg := range pattern {
+		if strings.HasPrefix(seg, "*") {
+			if i >= len(path) {
+				return nil, false
+			}
+			set(seg[1:], strings.Join(path[i:], "/"))
+			return params, true
+		}
+		if i >= len(path) {
+			return nil, false
+		}
+		switch {
+		case strings.HasPrefix(seg, ":"):
+			if path[i] == "" {
+				return nil, false
+			}
+			set(seg[1:], path[i])
+		case seg != path[i]:
+			return nil, false
+		}
+	}
+	return params, len(pattern) == len(path)
+}
