@@ -8,11 +8,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/emojisearch/emojisearch/service/api"
 	"github.com/emojisearch/emojisearch/service/httpx"
+	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
 )
@@ -31,16 +33,36 @@ func main() {
 // extraRoutes lists optional route sets; the test build adds diagnostics.
 var extraRoutes []func(*httpx.Router)
 
-// scheduledJobs run on cron triggers, keyed by cron expression; the test
-// build adds one that records each run.
+// scheduledJobs run on cron triggers, keyed by cron expression (the
+// nightly shard build joins here).
 var scheduledJobs = map[string]func(ctx context.Context, at time.Time) error{}
 
+// scheduled runs the jobs of a cron trigger and records the run in the
+// cron_runs table, so operators can see that triggers reach the Worker.
 func scheduled(ctx context.Context, cron string, at time.Time) error {
-	job, ok := scheduledJobs[cron]
-	if !ok {
-		if job, ok = scheduledJobs["*"]; !ok {
-			return fmt.Errorf("no job for cron %q", cron)
+	var err error
+	detail := "no job"
+	if job, ok := scheduledJobs[cron]; ok {
+		detail = ""
+		err = job(ctx, at)
+		if err != nil {
+			detail = err.Error()
 		}
 	}
-	return job(ctx, at)
+	db, dbErr := d1.Open("DB")
+	if dbErr != nil {
+		return errors.Join(err, dbErr)
+	}
+	ok := 0
+	if err == nil {
+		ok = 1
+	}
+	_, recErr := db.Run(ctx, d1.Statement{
+		SQL:    "INSERT INTO cron_runs (cron, scheduled_at, finished_at, ok, detail) VALUES (?, ?, ?, ?, ?)",
+		Params: []any{cron, at.UnixMilli(), time.Now().UnixMilli(), ok, detail},
+	})
+	if err != nil {
+		return fmt.Errorf("cron %q: %w", cron, err)
+	}
+	return recErr
 }

@@ -7,9 +7,11 @@ package jsutil
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall/js"
+	"time"
 )
 
 // JS globals the worker uses. Nothing else in worker/ calls js.Global().
@@ -177,3 +179,45 @@ func String(v js.Value) string {
 
 // ErrUnbound reports a binding missing from the Worker's env.
 var ErrUnbound = errors.New("jsutil: binding is not configured")
+
+// JSON is the global JSON object, used to move structured values across.
+var JSON = js.Global().Get("JSON")
+
+// ToJSON decodes a JS data value into out through JSON.stringify.
+func ToJSON(v js.Value, out any) error {
+	s, err := Call(JSON, "stringify", v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(s.String()), out)
+}
+
+// FromJSON encodes a Go value as a JS value through JSON.parse.
+func FromJSON(v any) (js.Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return Call(JSON, "parse", string(b))
+}
+
+// Promise and setTimeout, for sleeping inside the current request's own
+// context: Go timers would arm one shared JS timer in whichever request ran
+// last (PROTOCOL.md, rule 1).
+var (
+	Promise    = js.Global().Get("Promise")
+	setTimeout = js.Global().Get("setTimeout")
+)
+
+// Sleep waits d using a JS timer armed by the calling request.
+func Sleep(ctx context.Context, d time.Duration) error {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		setTimeout.Invoke(args[0], d.Milliseconds())
+		return nil
+	})
+	p := Promise.New(executor)
+	executor.Release()
+	_, err := Await(ctx, p)
+	return err
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds everything the service needs into build/, reproducibly (-trimpath,
+# no build id, the Go toolchain pinned in go.mod):
+#   build/worker/        the module wrangler deploys: worker.mjs, wasm_exec.js, app.wasm
+#   build/worker-diag/   the same module with the test-only diagnostics routes (tag diag)
+#   build/assets/        static assets served before the Worker
+#   build/bin/hostsim    the local simulator
+set -euo pipefail
+cd "$(dirname "$0")"
+
+out=build
+flags=(-trimpath -ldflags "-s -w -buildid=")
+mkdir -p "$out/worker" "$out/worker-diag" "$out/assets" "$out/bin"
+
+# syumai's wasm_exec.js (Go's, plus the `context` global) from the pinned module.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$tmp" >/dev/null
+
+for variant in worker worker-diag; do
+  tags=()
+  [ "$variant" = worker-diag ] && tags=(-tags diag)
+  GOOS=js GOARCH=wasm go build "${flags[@]}" "${tags[@]}" -o "$out/$variant/app.wasm" ./worker
+  cp "$tmp/wasm_exec.js" "$out/$variant/wasm_exec.js"
+  cp worker/entry/worker.mjs "$out/$variant/worker.mjs"
+done
+
+# Static assets: everything under assets/ (packs and culture files join it).
+if [ -d assets ]; then
+  cp -R assets/. "$out/assets/"
+fi
+
+go build "${flags[@]}" -o "$out/bin/hostsim" ./hostsim/cmd/hostsim
+
+for variant in worker worker-diag; do
+  raw=$(stat -c %s "$out/$variant/app.wasm")
+  gz=$(gzip -9 -c "$out/$variant/app.wasm" | wc -c)
+  echo "build: $variant/app.wasm $raw bytes ($gz gzip)"
+done

@@ -1,0 +1,86 @@
+// Command hostsim runs the project's Workers module locally with no JS
+// engine (see package hostsim).
+//
+//	hostsim serve [--port 8787] [--state .hostsim] [--config wrangler.toml] [--env NAME]
+//	              [--rate-limit-scale N] [--no-crons] [--quiet]
+//
+// It listens on localhost, logs one line per request, and on SIGINT or
+// SIGTERM finishes the requests in flight and their waitUntil work before
+// closing every store.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/emojisearch/emojisearch/hostsim"
+)
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] != "serve" {
+		fmt.Fprintln(os.Stderr, "usage: hostsim serve [--port N] [--state DIR] [--config wrangler.toml] [--env NAME] [--rate-limit-scale N] [--no-crons] [--quiet]")
+		os.Exit(2)
+	}
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	port := fs.Int("port", 8787, "port to listen on (localhost)")
+	state := fs.String("state", ".hostsim", "folder where bindings persist")
+	config := fs.String("config", "wrangler.toml", "the project's wrangler.toml")
+	env := fs.String("env", "", "[env.<name>] of wrangler.toml")
+	scale := fs.Int("rate-limit-scale", 1, "multiply every rate limit (load tests and evaluation runs from one address)")
+	noCrons := fs.Bool("no-crons", false, "do not fire triggers.crons on real time (/__scheduled still works)")
+	quiet := fs.Bool("quiet", false, "no per-request log lines")
+	_ = fs.Parse(os.Args[2:])
+
+	if err := run(*port, *state, *config, *env, *scale, !*noCrons, *quiet); err != nil {
+		fmt.Fprintln(os.Stderr, "hostsim:", err)
+		os.Exit(1)
+	}
+}
+
+func run(port int, state, config, env string, scale int, crons, quiet bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	start := time.Now()
+	cfg := hostsim.NewConfig(config).WithStateDir(state).WithEnv(env).WithRateLimitScale(scale).WithCrons(crons)
+	if quiet {
+		cfg = cfg.WithLog(nil)
+	}
+	sim, err := hostsim.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer sim.Close()
+	if err := sim.Warm(ctx); err != nil {
+		return fmt.Errorf("starting the module: %w", err)
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(os.Stderr, "hostsim: ready on http://%s in %s\n", ln.Addr(), time.Since(start).Round(time.Millisecond))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		fmt.Fprintln(os.Stderr, "hostsim: shutting down")
+		shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}
+	return nil
+}
+

@@ -1,0 +1,54 @@
+package hostsim
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/emojisearch/emojisearch/hostsim/internal/cron"
+)
+
+// startCrons fires triggers.crons on real time (UTC), each at most once per
+// matching minute, as Cloudflare does.
+func (s *Simulator) startCrons() error {
+	type job struct {
+		expr  string
+		sched cron.Schedule
+	}
+	var jobs []job
+	for _, expr := range s.wcfg.Crons {
+		sched, err := cron.Parse(expr)
+		if err != nil {
+			return fmt.Errorf("hostsim: triggers.crons %q: %w", expr, err)
+		}
+		jobs = append(jobs, job{expr, sched})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cronStop = cancel
+	s.cronDone = make(chan struct{})
+	go func() {
+		defer close(s.cronDone)
+		for {
+			now := time.Now().UTC()
+			next := time.Time{}
+			for _, j := range jobs {
+				if t := j.sched.Next(now); next.IsZero() || t.Before(next) {
+					next = t
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Until(next)):
+			}
+			for _, j := range jobs {
+				if j.sched.Matches(next) {
+					if err := s.iso.Scheduled(ctx, j.expr, next); err != nil {
+						fmt.Fprintf(s.cfg.stderr, "hostsim: cron %q: %v\n", j.expr, err)
+					}
+				}
+			}
+		}
+	}()
+	return nil
+}

@@ -1,0 +1,78 @@
+//go:build js && wasm
+
+// Package fetch calls the Workers fetch API (global fetch, or a Fetcher
+// binding such as ASSETS) with Go types, buffering bodies. It stands in for
+// net/http's client, which would add megabytes to the module.
+package fetch
+
+import (
+	"context"
+	"net/http"
+	"syscall/js"
+
+	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
+)
+
+// Request is an outbound request.
+type Request struct {
+	Method string
+	URL    string
+	Header http.Header
+	Body   []byte
+	// Redirect is "follow" (default), "manual" or "error".
+	Redirect string
+}
+
+// Response is a buffered answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+var global = jsutil.Global
+
+// Do sends req through the global fetch.
+func Do(ctx context.Context, req Request) (*Response, error) { return do(ctx, global, req) }
+
+// Binding sends req through the Fetcher bound as name (for example ASSETS).
+func Binding(ctx context.Context, name string, req Request) (*Response, error) {
+	b := jsutil.Env().Get(name)
+	if b.IsUndefined() {
+		return nil, jsutil.ErrUnbound
+	}
+	return do(ctx, b, req)
+}
+
+func do(ctx context.Context, target js.Value, req Request) (*Response, error) {
+	init := jsutil.NewObject()
+	if req.Method != "" {
+		init.Set("method", req.Method)
+	}
+	if req.Redirect != "" {
+		init.Set("redirect", req.Redirect)
+	}
+	var pairs [][2]string
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			pairs = append(pairs, [2]string{k, v})
+		}
+	}
+	init.Set("headers", jsutil.NewPairs(pairs))
+	if req.Body != nil {
+		init.Set("body", jsutil.NewBytes(req.Body))
+	}
+	res, err := jsutil.CallAwait(ctx, target, "fetch", req.URL, init)
+	if err != nil {
+		return nil, err
+	}
+	buf, err := jsutil.CallAwait(ctx, res, "arrayBuffer")
+	if err != nil {
+		return nil, err
+	}
+	out := &Response{Status: res.Get("status").Int(), Header: http.Header{}, Body: jsutil.Bytes(buf)}
+	for _, p := range jsutil.Pairs(jsutil.Array.Call("from", res.Get("headers"))) {
+		out.Header.Add(p[0], p[1])
+	}
+	return out, nil
+}
