@@ -21,19 +21,19 @@ import (
 // Config describes a simulator. It is an immutable value: every With...
 // returns a changed copy, and New checks it as a whole.
 type Config struct {
-	configPath   string
-	envName      string
-	stateDir     string
-	wasmPath     string
-	cacheDir     string
-	log          io.Writer
-	stdout       io.Writer
-	stderr       io.Writer
-	timeout      time.Duration
-	rateScale    int
-	vars         map[string]string
-	aiModel      AIModel
-	runCrons     bool
+	configPath string
+	envName    string
+	stateDir   string
+	wasmPath   string
+	cacheDir   string
+	log        io.Writer
+	stdout     io.Writer
+	stderr     io.Writer
+	timeout    time.Duration
+	rateScale  int
+	vars       map[string]string
+	aiModel    AIModel
+	runCrons   bool
 }
 
 // NewConfig starts from the project's wrangler.toml at path.

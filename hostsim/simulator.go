@@ -206,12 +206,12 @@ func (s *Simulator) serve(w http.ResponseWriter, r *http.Request) int {
 	}
 	if err != nil {
 		fmt.Fprintf(s.cfg.stderr, "hostsim: %s %s: %v\n", r.Method, r.URL.Path, err)
-		msg := "Worker threw exception"
 		if errors.Is(err, isolate.ErrHung) {
-			msg = "The Workers runtime canceled this request because it detected that your Worker's code had hung and would never generate a response."
+			http.Error(w, "The Workers runtime canceled this request because it detected that your Worker's code had hung and would never generate a response.", http.StatusInternalServerError)
+			return http.StatusInternalServerError
 		}
-		http.Error(w, msg, http.StatusInternalServerError)
-		return http.StatusInternalServerError
+		// The Go instance died under this request: the entry answers for it.
+		res = isolate.EntryError(http.StatusInternalServerError, "internal error")
 	}
 	copyHeader(w.Header(), res.Header)
 	w.WriteHeader(res.Status)

@@ -83,4 +83,3 @@ func run(port int, state, config, env string, scale int, crons, quiet bool) erro
 	}
 	return nil
 }
-

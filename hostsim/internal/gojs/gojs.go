@@ -150,6 +150,15 @@ func New(rt *jsrt.Runtime, mod api.Module) (*Instance, error) {
 	return inst, nil
 }
 
+// UseGlobal sets the object Go sees as its global (reference id 5) before
+// Start: syumai's wasm_exec passes a Proxy of globalThis that adds the
+// `context` property.
+func (inst *Instance) UseGlobal(g *jsrt.Object) {
+	delete(inst.ids, inst.values[5])
+	inst.values[5] = g
+	inst.ids[g] = 5
+}
+
 // Runtime returns the realm the instance lives in.
 func (inst *Instance) Runtime() *jsrt.Runtime { return inst.rt }
 

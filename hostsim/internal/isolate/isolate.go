@@ -6,6 +6,7 @@ package isolate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -173,8 +174,11 @@ func (iso *Isolate) withInstance(ctx context.Context, fn func(*instance, error))
 	rc := iso.rt.NewObject()
 	rc.Define("env", iso.env)
 	rc.Define("binding", in.binding)
-	// syumai's wasm_exec shows the Go program a global `context`.
-	iso.rt.Global.Define("context", rc)
+	// syumai's wasm_exec shows the Go program a Proxy of globalThis that adds
+	// `context`; reads fall through to the real global.
+	proxy := iso.rt.NewHostObject(iso.rt.Global, "global", nil)
+	proxy.Define("context", rc)
+	gi.UseGlobal(proxy)
 	if err := gi.Start(ctx, []string{"js"}, nil); err != nil {
 		iso.kill(in, err)
 		return
@@ -219,9 +223,30 @@ func (in *instance) track(fail func(error)) (done func()) {
 	return func() { delete(in.inflight, id) }
 }
 
+// MaxBody is the entry's cap on request bodies (PROTOCOL.md): larger ones
+// are answered 413 before Go sees them.
+const MaxBody = 1 << 20
+
+// EntryError is the answer the JS entry itself gives, in the service's
+// error shape (worker.mjs errorResponse).
+func EntryError(status int, message string) *Response {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Cache-Control", "no-store")
+	body, _ := json.Marshal(map[string]string{"error": message})
+	return &Response{Status: status, Header: h, Body: body}
+}
+
 // Fetch delivers a request. The settled channel closes once the request's
 // waitUntil work is done (or the instance died).
 func (iso *Isolate) Fetch(ctx context.Context, req Request) (*Response, <-chan struct{}, error) {
+	if len(req.Body) > MaxBody {
+		done := make(chan struct{})
+		close(done)
+		return EntryError(http.StatusRequestEntityTooLarge, "Request body too large"), done, nil
+	}
 	type result struct {
 		res *Response
 		err error

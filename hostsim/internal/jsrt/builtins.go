@@ -44,6 +44,19 @@ func (rt *Runtime) NewFunction(name string, fn NativeFunc) *Object {
 	return &Object{proto: rt.FunctionProto, class: name, call: fn}
 }
 
+// GlobalMethod defines a function of the global scope. Like workerd's, it
+// throws "Illegal invocation" when called with any `this` but the global
+// object or undefined (syumai's wasm_exec hands Go a Proxy as its global, so
+// js.Global().Call("fetch") fails in workerd and must fail here too).
+func (rt *Runtime) GlobalMethod(name string, fn NativeFunc) {
+	rt.Global.Define(name, rt.NewFunction(name, func(this Value, args []Value) (Value, error) {
+		if !IsUndefined(this) && this != Value(rt.Global) {
+			return nil, rt.ThrowTypeError("Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details.")
+		}
+		return fn(this, args)
+	}))
+}
+
 // Method defines a function property on obj.
 func (rt *Runtime) Method(obj *Object, name string, fn NativeFunc) {
 	obj.Define(name, rt.NewFunction(name, fn))
@@ -449,7 +462,7 @@ func (rt *Runtime) installDate() {
 }
 
 func (rt *Runtime) installTimers() {
-	rt.Method(rt.Global, "setTimeout", func(_ Value, args []Value) (Value, error) {
+	rt.GlobalMethod("setTimeout", func(_ Value, args []Value) (Value, error) {
 		fn, ok := arg(args, 0).(*Object)
 		if !ok || fn.call == nil {
 			return nil, rt.ThrowTypeError("setTimeout expects a function")
@@ -466,11 +479,11 @@ func (rt *Runtime) installTimers() {
 		})
 		return float64(id), nil
 	})
-	rt.Method(rt.Global, "clearTimeout", func(_ Value, args []Value) (Value, error) {
+	rt.GlobalMethod("clearTimeout", func(_ Value, args []Value) (Value, error) {
 		rt.ClearTimeout(int(ToNumber(arg(args, 0))))
 		return Undefined, nil
 	})
-	rt.Method(rt.Global, "queueMicrotask", func(_ Value, args []Value) (Value, error) {
+	rt.GlobalMethod("queueMicrotask", func(_ Value, args []Value) (Value, error) {
 		fn, ok := arg(args, 0).(*Object)
 		if !ok || fn.call == nil {
 			return nil, rt.ThrowTypeError("queueMicrotask expects a function")

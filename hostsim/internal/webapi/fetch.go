@@ -14,7 +14,7 @@ const maxFetchBody = 128 << 20
 
 func (w *Web) installFetch() {
 	rt := w.rt
-	rt.Method(rt.Global, "fetch", func(_ jsrt.Value, args []jsrt.Value) (jsrt.Value, error) {
+	rt.GlobalMethod("fetch", func(_ jsrt.Value, args []jsrt.Value) (jsrt.Value, error) {
 		req, err := w.requestFrom(jsrt.Arg(args, 0), jsrt.Arg(args, 1))
 		if err != nil {
 			return rt.Rejected(rt.ThrowValue(err)), nil

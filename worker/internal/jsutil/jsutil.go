@@ -101,17 +101,27 @@ func arg(args []js.Value) js.Value {
 }
 
 // Call invokes v[method](args...) and turns a thrown exception into an error.
-func Call(v js.Value, method string, args ...any) (res js.Value, err error) {
+func Call(v js.Value, method string, args ...any) (js.Value, error) {
+	return catch(method, func() js.Value { return v.Call(method, args...) })
+}
+
+// Invoke calls fn with no `this` and turns a thrown exception into an error.
+func Invoke(fn js.Value, args ...any) (js.Value, error) {
+	return catch("invoke", func() js.Value { return fn.Invoke(args...) })
+}
+
+// catch runs a call that syscall/js reports failures of by panicking.
+func catch(what string, call func() js.Value) (res js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if jsErr, ok := r.(js.Error); ok {
 				err = errorFrom(jsErr.Value)
 				return
 			}
-			err = fmt.Errorf("jsutil: %s: %v", method, r)
+			err = fmt.Errorf("jsutil: %s: %v", what, r)
 		}
 	}()
-	return v.Call(method, args...), nil
+	return call(), nil
 }
 
 // CallAwait calls a method returning a promise and waits for it.

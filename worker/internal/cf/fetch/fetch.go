@@ -30,10 +30,13 @@ type Response struct {
 	Body   []byte
 }
 
-var global = jsutil.Global
-
-// Do sends req through the global fetch.
-func Do(ctx context.Context, req Request) (*Response, error) { return do(ctx, global, req) }
+// Do sends req through the global fetch, called with no `this`: Go's global
+// is syumai's Proxy, which workerd refuses as a receiver.
+func Do(ctx context.Context, req Request) (*Response, error) {
+	return send(ctx, req, func(url string, init js.Value) (js.Value, error) {
+		return jsutil.Invoke(jsutil.Global.Get("fetch"), url, init)
+	})
+}
 
 // Binding sends req through the Fetcher bound as name (for example ASSETS).
 func Binding(ctx context.Context, name string, req Request) (*Response, error) {
@@ -41,10 +44,12 @@ func Binding(ctx context.Context, name string, req Request) (*Response, error) {
 	if b.IsUndefined() {
 		return nil, jsutil.ErrUnbound
 	}
-	return do(ctx, b, req)
+	return send(ctx, req, func(url string, init js.Value) (js.Value, error) {
+		return jsutil.Call(b, "fetch", url, init)
+	})
 }
 
-func do(ctx context.Context, target js.Value, req Request) (*Response, error) {
+func send(ctx context.Context, req Request, fetch func(url string, init js.Value) (js.Value, error)) (*Response, error) {
 	init := jsutil.NewObject()
 	if req.Method != "" {
 		init.Set("method", req.Method)
@@ -62,7 +67,11 @@ func do(ctx context.Context, target js.Value, req Request) (*Response, error) {
 	if req.Body != nil {
 		init.Set("body", jsutil.NewBytes(req.Body))
 	}
-	res, err := jsutil.CallAwait(ctx, target, "fetch", req.URL, init)
+	p, err := fetch(req.URL, init)
+	if err != nil {
+		return nil, err
+	}
+	res, err := jsutil.Await(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var client = &http.Client{Timeout: 30 * time.Second}
+
+type reply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic map.
+func (r reply) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &m), string(r.Body))
+	return m
+}
+
+// call sends one request to the target; headers alternate name, value.
+func call(t *testing.T, method, path string, body []byte, headers ...string) reply {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, tgt.base+path, rd)
+	require.NoError(t, err)
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return reply{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+func get(t *testing.T, path string, headers ...string) reply {
+	t.Helper()
+	return call(t, http.MethodGet, path, nil, headers...)
+}
+
+// postJSON sends v as JSON.
+func postJSON(t *testing.T, path string, v any) reply {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return call(t, http.MethodPost, path, b, "Content-Type", "application/json")
+}
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t *testing.T, d time.Duration, cond func() bool, msg string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal(msg)
+}
