@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test: formatting and vet, unit tests, the js/wasm build of the
+# engine and the worker, the e2e suite on hostsim, then the same e2e suite on
+# workerd (wrangler dev, offline) to prove the simulator tells the truth.
+#   ./test.sh             everything
+#   SKIP_WORKERD=1 ./test.sh   without the workerd pass
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== gofmt, go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+GOOS=js GOARCH=wasm go vet ./worker/... ./service/...
+GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
+
+echo "== build"
+./build.sh
+
+echo "== go test (unit tests and e2e on hostsim)"
+E2E_SKIP_BUILD=1 go test -count=1 ./...
+
+if [ -z "${SKIP_WORKERD:-}" ]; then
+  echo "== e2e on workerd"
+  scripts/install-tools.sh
+  E2E_SKIP_BUILD=1 E2E_TARGET=workerd go test -count=1 ./e2e/
+fi
