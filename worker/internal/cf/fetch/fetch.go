@@ -57,13 +57,7 @@ func send(ctx context.Context, req Request, fetch func(url string, init js.Value
 	if req.Redirect != "" {
 		init.Set("redirect", req.Redirect)
 	}
-	var pairs [][2]string
-	for k, vs := range req.Header {
-		for _, v := range vs {
-			pairs = append(pairs, [2]string{k, v})
-		}
-	}
-	init.Set("headers", jsutil.NewPairs(pairs))
+	init.Set("headers", headerPairs(req.Header))
 	if req.Body != nil {
 		init.Set("body", jsutil.NewBytes(req.Body))
 	}
@@ -75,6 +69,11 @@ func send(ctx context.Context, req Request, fetch func(url string, init js.Value
 	if err != nil {
 		return nil, err
 	}
+	return ResponseFromJS(ctx, res)
+}
+
+// ResponseFromJS reads a JS Response whole.
+func ResponseFromJS(ctx context.Context, res js.Value) (*Response, error) {
 	buf, err := jsutil.CallAwait(ctx, res, "arrayBuffer")
 	if err != nil {
 		return nil, err
@@ -84,4 +83,35 @@ func send(ctx context.Context, req Request, fetch func(url string, init js.Value
 		out.Header.Add(p[0], p[1])
 	}
 	return out, nil
+}
+
+// headerPairs flattens a header into [[name, value], ...].
+func headerPairs(h http.Header) js.Value {
+	var pairs [][2]string
+	for k, vs := range h {
+		for _, v := range vs {
+			pairs = append(pairs, [2]string{k, v})
+		}
+	}
+	return jsutil.NewPairs(pairs)
+}
+
+// NewJSResponse builds a JS Response (for the Cache API).
+func NewJSResponse(r *Response) js.Value {
+	init := jsutil.NewObject()
+	init.Set("status", r.Status)
+	init.Set("headers", headerPairs(r.Header))
+	var body any = js.Null()
+	if r.Body != nil {
+		body = jsutil.NewBytes(r.Body)
+	}
+	return jsutil.Global.Get("Response").New(body, init)
+}
+
+// NewJSRequest builds a JS Request without a body (for the Cache API).
+func NewJSRequest(method, url string, header http.Header) js.Value {
+	init := jsutil.NewObject()
+	init.Set("method", method)
+	init.Set("headers", headerPairs(header))
+	return jsutil.Global.Get("Request").New(url, init)
 }
