@@ -2,8 +2,12 @@ package hostsim
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/emojisearch/emojisearch/hostsim/internal/binding"
+	"github.com/emojisearch/emojisearch/hostsim/internal/d1"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
 )
 
@@ -12,7 +16,30 @@ type namedBinding struct {
 	make func(binding.Realm) *jsrt.Object
 }
 
-// openDataBindings opens D1, R2, the Cache API and rate limiters.
+// openDataBindings opens D1 (applying migrations as `wrangler d1
+// migrations apply --local` does), R2, rate limiters and the Cache API.
 func (s *Simulator) openDataBindings(ctx context.Context) ([]namedBinding, error) {
-	return nil, nil
+	var out []namedBinding
+	for _, spec := range s.wcfg.D1Databases {
+		dir := filepath.Join(s.cfg.stateDir, "d1")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		db, err := d1.Open(filepath.Join(dir, safeName(spec.LocalID())+".sqlite"))
+		if err != nil {
+			return nil, fmt.Errorf("hostsim: D1 %s: %w", spec.Binding, err)
+		}
+		s.addCloser(db)
+		if _, err := os.Stat(spec.MigrationsDir); err == nil {
+			applied, err := d1.ApplyMigrations(ctx, db, spec.MigrationsDir, d1.WithMigrationsTable(spec.MigrationsTable))
+			if err != nil {
+				return nil, fmt.Errorf("hostsim: D1 %s migrations: %w", spec.Binding, err)
+			}
+			for _, name := range applied {
+				fmt.Fprintf(s.cfg.stderr, "hostsim: D1 %s: applied migration %s\n", spec.Binding, name)
+			}
+		}
+		out = append(out, namedBinding{spec.Binding, func(r binding.Realm) *jsrt.Object { return r.D1(db) }})
+	}
+	return out, nil
 }
