@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim/internal/binding"
 	"github.com/emojisearch/emojisearch/hostsim/internal/d1"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
+	"github.com/emojisearch/emojisearch/hostsim/internal/ratelimit"
 )
 
 type namedBinding struct {
@@ -40,6 +42,13 @@ func (s *Simulator) openDataBindings(ctx context.Context) ([]namedBinding, error
 			}
 		}
 		out = append(out, namedBinding{spec.Binding, func(r binding.Realm) *jsrt.Object { return r.D1(db) }})
+	}
+	for _, spec := range s.wcfg.RateLimits {
+		l, err := ratelimit.New(int(spec.Limit), time.Duration(spec.Period)*time.Second, ratelimit.WithScale(s.cfg.rateScale))
+		if err != nil {
+			return nil, fmt.Errorf("hostsim: rate limit %s: %w", spec.Name, err)
+		}
+		out = append(out, namedBinding{spec.Name, func(r binding.Realm) *jsrt.Object { return r.RateLimit(l) }})
 	}
 	return out, nil
 }
