@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 out=build
+# scripts/check-reproducible.sh rebuilds app.wasm with these same flags.
 flags=(-trimpath -ldflags "-s -w -buildid=")
 mkdir -p "$out/worker" "$out/worker-diag" "$out/assets" "$out/bin"
 

@@ -18,6 +18,7 @@ GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 
 echo "== build"
 ./build.sh
+scripts/check-reproducible.sh
 
 echo "== go test (unit tests and e2e on hostsim)"
 E2E_SKIP_BUILD=1 go test -count=1 ./...

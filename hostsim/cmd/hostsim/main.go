@@ -2,7 +2,7 @@
 // engine (see package hostsim).
 //
 //	hostsim serve [--port 8787] [--state .hostsim] [--config wrangler.toml] [--env NAME]
-//	              [--rate-limit-scale N] [--no-crons] [--quiet]
+//	              [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]
 //
 // It listens on localhost, logs one line per request, and on SIGINT or
 // SIGTERM finishes the requests in flight and their waitUntil work before
@@ -37,15 +37,16 @@ func main() {
 	scale := fs.Int("rate-limit-scale", 1, "multiply every rate limit (load tests and evaluation runs from one address)")
 	noCrons := fs.Bool("no-crons", false, "do not fire triggers.crons on real time (/__scheduled still works)")
 	quiet := fs.Bool("quiet", false, "no per-request log lines")
+	wasm := fs.String("wasm", "", "run this module instead of the one wrangler.toml's main imports (for example the diag build)")
 	_ = fs.Parse(os.Args[2:])
 
-	if err := run(*port, *state, *config, *env, *scale, !*noCrons, *quiet); err != nil {
+	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
 	}
 }
 
-func run(port int, state, config, env string, scale int, crons, quiet bool) error {
+func run(port int, state, config, env, wasm string, scale int, crons, quiet bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -53,6 +54,9 @@ func run(port int, state, config, env string, scale int, crons, quiet bool) erro
 	cfg := hostsim.NewConfig(config).WithStateDir(state).WithEnv(env).WithRateLimitScale(scale).WithCrons(crons)
 	if quiet {
 		cfg = cfg.WithLog(nil)
+	}
+	if wasm != "" {
+		cfg = cfg.WithWasm(wasm)
 	}
 	sim, err := hostsim.New(ctx, cfg)
 	if err != nil {
