@@ -10,6 +10,7 @@ import (
 	"github.com/emojisearch/emojisearch/hostsim/internal/binding"
 	"github.com/emojisearch/emojisearch/hostsim/internal/d1"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
+	"github.com/emojisearch/emojisearch/hostsim/internal/r2"
 	"github.com/emojisearch/emojisearch/hostsim/internal/ratelimit"
 )
 
@@ -42,6 +43,13 @@ func (s *Simulator) openDataBindings(ctx context.Context) ([]namedBinding, error
 			}
 		}
 		out = append(out, namedBinding{spec.Binding, func(r binding.Realm) *jsrt.Object { return r.D1(db) }})
+	}
+	for _, spec := range s.wcfg.R2Buckets {
+		b, err := r2.Open(filepath.Join(s.cfg.stateDir, "r2", safeName(firstNonEmpty(spec.BucketName, spec.Binding))))
+		if err != nil {
+			return nil, fmt.Errorf("hostsim: R2 %s: %w", spec.Binding, err)
+		}
+		out = append(out, namedBinding{spec.Binding, func(r binding.Realm) *jsrt.Object { return r.R2(b) }})
 	}
 	for _, spec := range s.wcfg.RateLimits {
 		l, err := ratelimit.New(int(spec.Limit), time.Duration(spec.Period)*time.Second, ratelimit.WithScale(s.cfg.rateScale))

@@ -24,10 +24,14 @@ func (r Realm) method(obj *jsrt.Object, name string, fn func(args []jsrt.Value) 
 	r.RT.Method(obj, name, func(_ jsrt.Value, args []jsrt.Value) (jsrt.Value, error) {
 		work, err := fn(args)
 		if err != nil {
-			return r.RT.Rejected(r.RT.ThrowValue(err)), nil
+			return r.RT.Rejected(r.RT.ThrowValue(r.jsError(err))), nil
 		}
 		return r.RT.Async(func() (func() (jsrt.Value, error), error) {
-			return work(context.Background())
+			finish, err := work(context.Background())
+			if err != nil {
+				return nil, r.jsError(err)
+			}
+			return finish, nil
 		}), nil
 	})
 }

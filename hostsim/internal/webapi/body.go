@@ -271,3 +271,21 @@ func (w *Web) bodyMethods(proto *jsrt.Object, bodyOf func(this jsrt.Value) (*Bod
 		return b.used, nil
 	}})
 }
+
+// ReadValue reads a BodyInit value (string, bytes, ArrayBuffer or
+// ReadableStream) whole and calls done on the loop.
+func (w *Web) ReadValue(v jsrt.Value, done func([]byte, error)) {
+	b, err := w.bodyFrom(v)
+	if err != nil {
+		done(nil, err)
+		return
+	}
+	w.ReadAll(b, done)
+}
+
+// AttachBody gives a host object the body members of a Response (body,
+// bodyUsed, arrayBuffer, text, json, bytes): how R2ObjectBody reads.
+func (w *Web) AttachBody(obj *jsrt.Object, data []byte) {
+	b := &Body{bytes: data}
+	w.bodyMethods(obj, func(jsrt.Value) (*Body, error) { return b, nil })
+}
