@@ -16,6 +16,10 @@ import (
 type regulator struct {
 	trusted bool   // our own SQL (BEGIN/COMMIT, pragmas) runs unchecked
 	denied  string // D1's own message for the last refusal, "" to use SQLite's
+
+	// What the statement being prepared touches, for meta.rows_read.
+	readTable bool // reads a user table
+	modifies  bool // updates or deletes rows of a user table
 }
 
 func (r *regulator) allowedName(name string) bool { return !strings.HasPrefix(name, reservedPrefix) }
@@ -34,6 +38,14 @@ func (r *regulator) authorize(action int32, arg1, arg2, dbName string) bool {
 	}
 	if r.trusted {
 		return true
+	}
+	if !strings.HasPrefix(arg1, "sqlite_") {
+		switch action {
+		case sqlite3.SQLITE_READ:
+			r.readTable = true
+		case sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE:
+			r.modifies = true
+		}
 	}
 	switch action {
 	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_ANALYZE, sqlite3.SQLITE_RECURSIVE:

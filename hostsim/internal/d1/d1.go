@@ -21,15 +21,22 @@
 //
 // rows_read and rows_written come from libSQL counters in workerd that stock
 // SQLite lacks. Here rows_written is the number of rows changed (as
-// total_changes counts them: no index entries, but FTS5 shadow rows) and
-// rows_read, per statement, the larger of the rows returned and the rows a
-// full table scan visited: right for scans and point lookups, low for index
-// range scans whose rows are filtered out. duration is measured with the
+// total_changes counts them: not index entries, which D1 counts too, but FTS5
+// shadow rows) and rows_read, per statement that reads a table, the largest
+// of the rows returned, the rows a full table scan visited and, for UPDATE
+// and DELETE, the rows changed; a statement that reads no table reads 0 rows.
+// That matches local D1 for scans, point lookups and range scans, and is low
+// for filtered index scans and schema changes. duration is measured with the
 // injected clock (workerd's clocks stand still while code runs, so local D1
 // often reports 0).
 //
-// SQLite's messages are those of the SQLite modernc.org/sqlite bundles
-// (3.54): it gives no offset for "no such table", where some D1 builds do.
+// Checked against local D1 in wrangler 4.164 (`wrangler dev`, `wrangler d1
+// execute --local`, `wrangler d1 migrations apply --local`): error texts,
+// refusals and what is allowed (JSONB, R*Tree, PRAGMA page_size, pragma and
+// function names in any case), the comment-only and trailing-comment rules,
+// exec's messages and atomicity, bool and number binding, meta, rows_read of
+// common statements, and migration order. SQLite's messages are those of the
+// SQLite modernc.org/sqlite bundles (3.54).
 //
 // Values come back as int64 (INTEGER), float64 (REAL), string (TEXT),
 // []byte (BLOB; the Worker gets an array of numbers) and nil (NULL).
@@ -58,16 +65,22 @@ type Statement struct {
 	Params []any
 }
 
-// Meta is a result's meta object, as local D1 reports it.
+// Meta is a result's meta object, as local D1 reports it:
+//
+//	{served_by, served_by_primary, total_attempts, timings: {sql_duration_ms},
+//	 duration, changes, last_row_id, changed_db, size_after, rows_read, rows_written}
 type Meta struct {
-	ServedBy    string  // "miniflare.db"
-	Duration    float64 // milliseconds
-	Changes     int64
-	LastRowID   int64
-	ChangedDB   bool
-	SizeAfter   int64 // bytes
-	RowsRead    int64
-	RowsWritten int64
+	ServedBy        string // "miniflare.db"
+	ServedByPrimary bool   // always true locally
+	TotalAttempts   int64  // always 1 locally
+	SQLDuration     float64
+	Duration        float64 // milliseconds; timings.sql_duration_ms is the same
+	Changes         int64
+	LastRowID       int64
+	ChangedDB       bool
+	SizeAfter       int64 // bytes
+	RowsRead        int64
+	RowsWritten     int64
 }
 
 // Result is what run() and all() resolve to: {success, meta, results}.
@@ -305,8 +318,8 @@ func (d *DB) First(ctx context.Context, s Statement, column string) (any, error)
 }
 
 // commentOnly matches what miniflare strips before deciding a statement is
-// empty: comment lines that start after white space.
-var commentOnly = regexp.MustCompile(`(?m)^\s+--.*`)
+// empty: whole comment lines.
+var commentOnly = regexp.MustCompile(`(?m)^\s*--.*`)
 
 func blank(sql string) bool {
 	return strings.TrimSpace(commentOnly.ReplaceAllString(sql, "")) == ""

@@ -140,8 +140,8 @@ func TestMeta(t *testing.T) {
 	assert.Positive(t, r.Meta.SizeAfter)
 
 	r = mustRun(t, db, "INSERT INTO t (v) VALUES ('a'), ('b'), ('c')")
-	assert.Equal(t, Meta{ServedBy: "miniflare.db", Duration: 1.5, Changes: 3, LastRowID: 3, ChangedDB: true,
-		SizeAfter: r.Meta.SizeAfter, RowsRead: 0, RowsWritten: 3}, r.Meta)
+	assert.Equal(t, Meta{ServedBy: "miniflare.db", ServedByPrimary: true, TotalAttempts: 1, SQLDuration: 1.5, Duration: 1.5,
+		Changes: 3, LastRowID: 3, ChangedDB: true, SizeAfter: r.Meta.SizeAfter, RowsRead: 0, RowsWritten: 3}, r.Meta)
 
 	r = mustRun(t, db, "SELECT * FROM t")
 	assert.Equal(t, int64(0), r.Meta.Changes)
@@ -155,8 +155,20 @@ func TestMeta(t *testing.T) {
 
 	r = mustRun(t, db, "UPDATE t SET v = 'z' WHERE id = 2")
 	assert.Equal(t, int64(1), r.Meta.Changes)
+	assert.Equal(t, int64(1), r.Meta.RowsRead, "UPDATE reads what it changes")
 	assert.Equal(t, int64(1), r.Meta.RowsWritten)
 	assert.True(t, r.Meta.ChangedDB)
+
+	// rows_read as local D1 reported it for the same statements.
+	for sql, want := range map[string]int64{
+		"SELECT * FROM t WHERE id = 2":   1,
+		"SELECT 1; SELECT 2":             0,
+		"SELECT v FROM t WHERE v > 'a'":  3,
+		"DELETE FROM t WHERE id = 3":     1,
+		"INSERT INTO t (v) VALUES ('d')": 0,
+	} {
+		assert.Equal(t, want, mustRun(t, db, sql).Meta.RowsRead, sql)
+	}
 
 	other := openDB(t, WithServedBy("v3-prod"))
 	assert.Equal(t, "v3-prod", mustRun(t, other, "SELECT 1").Meta.ServedBy)
@@ -185,11 +197,13 @@ func TestRefusals(t *testing.T) {
 		{"PRAGMA journal_mode", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"PRAGMA journal_mode = DELETE", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"PRAGMA data_version = 3", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
+		{"PRAGMA page_size = 8192", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
+		{"PRAGMA page_count", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"PRAGMA foreign_keys = maybe", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"ATTACH DATABASE 'other.db' AS other", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"CREATE TEMP TABLE tmp (x)", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 		{"CREATE TABLE _cf_secret (x)", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
-		{"CREATE VIRTUAL TABLE r USING rtree(id, a, b)", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
+		{"CREATE VIRTUAL TABLE g USING geopoly(a)", "D1_ERROR: not authorized: SQLITE_AUTH", "SQLITE_AUTH"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.sql, func(t *testing.T) {
@@ -204,7 +218,7 @@ func TestRefusals(t *testing.T) {
 	}
 	r := mustRun(t, db, "SELECT count(*) FROM t")
 	assert.Equal(t, [][]any{{int64(0)}}, values(r), "the refused multi-statement request left nothing behind")
-	for _, ok := range []string{"PRAGMA foreign_keys", "PRAGMA foreign_keys = off", "PRAGMA defer_foreign_keys = true", "PRAGMA optimize", "PRAGMA table_list", "PRAGMA index_list(t)", "PRAGMA quick_check", "PRAGMA TABLE_INFO(t)", "SELECT jsonb('{}'), CURRENT_TIMESTAMP, Upper('x')"} {
+	for _, ok := range []string{"PRAGMA foreign_keys", "PRAGMA foreign_keys = off", "PRAGMA defer_foreign_keys = true", "PRAGMA optimize", "PRAGMA table_list", "PRAGMA index_list(t)", "PRAGMA quick_check", "PRAGMA TABLE_INFO(t)", "SELECT jsonb('{}'), CURRENT_TIMESTAMP, Upper('x')", "CREATE VIRTUAL TABLE r USING rtree(id, a, b)", "CREATE VIRTUAL TABLE r32 USING rtree_i32(id, a, b)", "PRAGMA page_size"} {
 		mustRun(t, db, ok)
 	}
 }
@@ -241,7 +255,7 @@ func TestErrorMessages(t *testing.T) {
 		{"trailing comment is an empty statement", "SELECT 1; -- done", nil, "D1_ERROR: SQL code did not contain a statement."},
 		{"empty", "", nil, "D1_ERROR: No SQL statements detected."},
 		{"only an indented comment", "\n  -- nothing", nil, "D1_ERROR: No SQL statements detected."},
-		{"only a comment at column 0", "-- nothing", nil, "D1_ERROR: SQL code did not contain a statement."},
+		{"only a comment at column 0", "-- nothing", nil, "D1_ERROR: No SQL statements detected."},
 		{"too many variables", "SELECT " + placeholders(101), make([]any, 101), "D1_ERROR: too many SQL variables at offset 307: SQLITE_ERROR"},
 	}
 	for _, tc := range cases {

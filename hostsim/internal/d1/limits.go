@@ -93,6 +93,7 @@ const (
 // ignores the case of pragma names).
 var allowedPragmas = map[string]pragmaArg{
 	"data_version":              pragmaNoArg,
+	"page_size":                 pragmaNoArg, // read only; R*Tree reads it (checked against workerd)
 	"case_sensitive_like":       pragmaBoolean,
 	"foreign_keys":              pragmaBoolean,
 	"defer_foreign_keys":        pragmaBoolean,
@@ -112,8 +113,9 @@ var allowedPragmas = map[string]pragmaArg{
 	"table_xinfo":               pragmaTableInfo,
 }
 
-// virtualTableModules may back a CREATE VIRTUAL TABLE.
-var virtualTableModules = setOf("fts5", "fts5vocab")
+// virtualTableModules may back a CREATE VIRTUAL TABLE (the R*Tree ones
+// checked against wrangler 4.164's workerd; geopoly is refused there).
+var virtualTableModules = setOf("fts5", "fts5vocab", "rtree", "rtree_i32")
 
 // reservedPrefix marks names user SQL may not touch (workerd's isAllowedName).
 const reservedPrefix = "_cf_"

@@ -26,15 +26,19 @@ func (d *DB) query(c *conn, s Statement) (*Result, error) {
 		return nil, err
 	}
 	changes, rowid := c.totalChanges()-changesBefore, c.lastInsertRowID()
+	duration := float64(d.opts.now().Sub(start)) / 1e6
 	r.Meta = Meta{
-		ServedBy:    d.opts.servedBy,
-		Duration:    float64(d.opts.now().Sub(start)) / 1e6,
-		Changes:     changes,
-		LastRowID:   rowid,
-		ChangedDB:   changes != 0 || rowid != rowidBefore || sizeAfter != sizeBefore,
-		SizeAfter:   sizeAfter,
-		RowsRead:    read,
-		RowsWritten: changes,
+		ServedBy:        d.opts.servedBy,
+		ServedByPrimary: true,
+		TotalAttempts:   1,
+		SQLDuration:     duration,
+		Duration:        duration,
+		Changes:         changes,
+		LastRowID:       rowid,
+		ChangedDB:       changes != 0 || rowid != rowidBefore || sizeAfter != sizeBefore,
+		SizeAfter:       sizeAfter,
+		RowsRead:        read,
+		RowsWritten:     changes,
 	}
 	return r, nil
 }
@@ -66,7 +70,7 @@ func (d *DB) statements(c *conn, s Statement, r *Result) (int64, error) {
 				sqlite3.Xsqlite3_finalize(c.tls, st)
 				return read, err
 			}
-			read += max(c.scanned(st), rowCount(rc))
+			read += c.rowsRead(st, rowCount(rc))
 			sqlite3.Xsqlite3_finalize(c.tls, st)
 			rest = tail
 			continue
@@ -103,7 +107,7 @@ func (d *DB) last(c *conn, st uintptr, params []any, r *Result) (int64, error) {
 		}
 		r.Results = append(r.Results, Row{Columns: r.Columns, Values: c.row(st, len(r.Columns))})
 	}
-	return max(c.scanned(st), int64(len(r.Results))), nil
+	return c.rowsRead(st, int64(len(r.Results))), nil
 }
 
 // size is the database size in bytes, as the Durable Object reports it.

@@ -175,7 +175,7 @@ func (c *conn) int(sql string) (int64, error) {
 // prepare compiles the first statement of sql and returns the text after
 // it. The statement is 0 when sql holds only white space and comments.
 func (c *conn) prepare(sql string) (uintptr, string, error) {
-	c.auth.denied = ""
+	c.auth.denied, c.auth.readTable, c.auth.modifies = "", false, false
 	csql, err := libc.CString(sql)
 	if err != nil {
 		return 0, "", err
@@ -277,6 +277,19 @@ func (c *conn) row(st uintptr, n int) []any {
 		}
 	}
 	return vals
+}
+
+// rowsRead estimates meta.rows_read for a finished statement that returned
+// the given number of rows (see the package comment).
+func (c *conn) rowsRead(st uintptr, returned int64) int64 {
+	var n int64
+	if c.auth.readTable {
+		n = max(returned, c.scanned(st))
+	}
+	if c.auth.modifies { // UPDATE and DELETE read the rows they change
+		n = max(n, sqlite3.Xsqlite3_changes64(c.tls, c.db))
+	}
+	return n
 }
 
 // scanned estimates the rows a full table scan visited: SQLite counts the
