@@ -9,8 +9,13 @@
 // upload manifest; lookups only ever consult that index, so no request path
 // can reach a file outside the folder.
 //
-// Not simulated: _headers and _redirects (ignored, as files are never
-// served); the CF-Cache-Status header.
+// Checked against wrangler 4.164 (`wrangler dev`): headers (ETag,
+// Content-Type, Cache-Control, CF-Cache-Status: HIT), 304, HEAD, 405,
+// html_handling redirects, single-page-application with and without
+// run_worker_first rules, and env.ASSETS.fetch.
+//
+// Not simulated: _headers and _redirects (never served, otherwise ignored);
+// assets.base_path; the free-plan 429 for Worker-first requests.
 package assets
 
 import (
@@ -115,7 +120,9 @@ func (s *Server) Lookup(method, target string, header http.Header) (*Response, b
 	if matchesAny(s.workerOnly, path) || s.opts.RunWorkerFirst {
 		return nil, false
 	}
-	fallback := s.opts.NavigationFallback && header.Get("Sec-Fetch-Mode") == "navigate"
+	// With run_worker_first rules the not-found handling always applies;
+	// otherwise only navigations get it, and only with the compat flag.
+	fallback := len(s.opts.WorkerFirst) > 0 || s.opts.NavigationFallback && header.Get("Sec-Fetch-Mode") == "navigate"
 	if _, ok := s.intent(decodePath(path), fallback); !ok {
 		return nil, false
 	}
@@ -157,6 +164,7 @@ func (s *Server) serve(in intent, method string, header http.Header) *Response {
 	if header.Get("Authorization") == "" && header.Get("Range") == "" {
 		h.Set("Cache-Control", CacheControl)
 	}
+	h.Set("CF-Cache-Status", CacheStatus)
 	resp := &Response{Status: in.status, Header: h, File: in.asset.file, Size: in.asset.size}
 	if inm := header.Get("If-None-Match"); inm == strong || inm == "W/"+strong {
 		resp.Status = http.StatusNotModified

@@ -39,6 +39,7 @@ var pages = map[string]string{
 	"icon.svg":         "<svg/>",
 	"notes.unknownext": "?",
 	"style.css":        "body{}",
+	"app.js":           "js",
 }
 
 func get(s *Server, target string) *Response { return s.Fetch(http.MethodGet, target, http.Header{}) }
@@ -50,6 +51,7 @@ func TestHeaders(t *testing.T) {
 	}{
 		{"/data.json", "application/json", `{"a":1}`},
 		{"/blob.bin", "application/octet-stream", "\x00\x01"},
+		{"/app.js", "text/javascript; charset=utf-8", "js"},
 		{"/icon.svg", "image/svg+xml", "<svg/>"},
 		{"/about", "text/html; charset=utf-8", "about"},
 		{"/style.css", "text/css; charset=utf-8", "body{}"},
@@ -64,6 +66,7 @@ func TestHeaders(t *testing.T) {
 			assert.Equal(t, tc.contentType, r.Header.Get("Content-Type"))
 			assert.Regexp(t, etag, r.Header.Get("ETag"))
 			assert.Equal(t, "public, max-age=0, must-revalidate", r.Header.Get("Cache-Control"))
+			assert.Equal(t, "HIT", r.Header.Get("CF-Cache-Status"))
 			assert.Equal(t, int64(len(tc.body)), r.Size)
 			assert.NotEmpty(t, r.File)
 		})
@@ -239,6 +242,8 @@ func TestLookupRouting(t *testing.T) {
 		{"spa: fetch() of missing path goes to worker", Options{NotFoundHandling: SinglePageApplication, NavigationFallback: true}, "GET", "/route", fetchMode, true, 0},
 		{"spa: navigation gets the app", Options{NotFoundHandling: SinglePageApplication, NavigationFallback: true}, "GET", "/route", nav, false, 200},
 		{"spa without the flag: navigation goes to worker", Options{NotFoundHandling: SinglePageApplication}, "GET", "/route", nav, true, 0},
+		{"spa with worker-first rules: every request gets the app", Options{NotFoundHandling: SinglePageApplication, WorkerFirst: []string{"/api/*"}}, "GET", "/route", fetchMode, false, 200},
+		{"spa with worker-first rules: the rules still win", Options{NotFoundHandling: SinglePageApplication, WorkerFirst: []string{"/api/*"}}, "GET", "/api/x", fetchMode, true, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -411,4 +416,23 @@ func TestConcurrentFetchAndReload(t *testing.T) {
 		assert.Equal(t, "about", string(get(s, "/about").Body))
 	}
 	<-done
+}
+
+func TestNavigationFallbackFor(t *testing.T) {
+	cases := []struct {
+		date  string
+		flags []string
+		want  bool
+	}{
+		{"2026-10-01", nil, true},
+		{"2025-04-01", nil, true},
+		{"2025-03-31", nil, false},
+		{"", nil, false},
+		{"2024-01-01", []string{"assets_navigation_prefers_asset_serving"}, true},
+		{"2026-10-01", []string{"assets_navigation_has_no_effect"}, false},
+		{"2026-10-01", []string{"nodejs_compat"}, true},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, NavigationFallbackFor(tc.date, tc.flags), "%s %v", tc.date, tc.flags)
+	}
 }

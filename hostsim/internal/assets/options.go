@@ -35,11 +35,12 @@ type Options struct {
 	RunWorkerFirst   bool     // run_worker_first = true
 	WorkerFirst      []string // run_worker_first = ["/api/*", "!/api/docs"]
 	// NavigationFallback is true when the compatibility flag
-	// assets_navigation_prefers_asset_serving is on (default from 2025-04-01):
-	// only browser navigations (Sec-Fetch-Mode: navigate) to a missing path get
-	// the SPA index or the 404 page before the Worker; other requests for a
-	// missing path go to the Worker. When false, a missing path always goes to
-	// the Worker first if there is one.
+	// assets_navigation_prefers_asset_serving is on (default from 2025-04-01,
+	// see NavigationFallbackFor): browser navigations (Sec-Fetch-Mode:
+	// navigate) to a missing path get the SPA index or the 404 page instead
+	// of the Worker. Other requests for a missing path go to the Worker,
+	// unless WorkerFirst rules are set: then not_found_handling always
+	// applies, as in Workers.
 	NavigationFallback bool
 }
 
@@ -160,4 +161,28 @@ func RoutingRuleProblems(rules []string) []string {
 		}
 	}
 	return out
+}
+
+// Compatibility flag behind Options.NavigationFallback.
+const (
+	navigationFlag        = "assets_navigation_prefers_asset_serving"
+	navigationFlagOff     = "assets_navigation_has_no_effect"
+	navigationFlagDefault = "2025-04-01"
+)
+
+// NavigationFallbackFor tells whether a Worker with this compatibility date
+// and these flags gets Options.NavigationFallback: on with the enable flag,
+// or from 2025-04-01 unless the disable flag is set.
+func NavigationFallbackFor(compatibilityDate string, flags []string) bool {
+	for _, f := range flags {
+		if f == navigationFlag {
+			return true
+		}
+	}
+	for _, f := range flags {
+		if f == navigationFlagOff {
+			return false
+		}
+	}
+	return compatibilityDate >= navigationFlagDefault
 }
