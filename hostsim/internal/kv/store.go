@@ -3,7 +3,6 @@ package kv
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -18,34 +17,25 @@ type Namespace struct {
 	now   func() time.Time
 }
 
-// Option configures Open.
-type Option func(*config)
-
-type config struct {
-	now func() time.Time
-}
+// Option configures Open: WithClock.
+type Option = filestore.Option
 
 // WithClock replaces time.Now, so tests move time forward instead of
 // sleeping through expirations.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
-}
+func WithClock(now func() time.Time) Option { return filestore.WithClock(now) }
 
 // Open opens (creating if needed) the namespace stored in dir. Use one
 // directory per namespace.
 func Open(dir string, opts ...Option) (*Namespace, error) {
-	cfg := config{now: time.Now}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
-	if cfg.now == nil {
-		return nil, errors.New("kv: WithClock needs a clock function")
+	env, err := filestore.NewEnv(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("kv: %w", err)
 	}
 	store, err := filestore.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("kv: %w", err)
 	}
-	return &Namespace{store: store, now: cfg.now}, nil
+	return &Namespace{store: store, now: env.Now}, nil
 }
 
 // Entry is a stored value with what was stored beside it.
