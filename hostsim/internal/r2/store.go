@@ -3,7 +3,6 @@ package r2
 import (
 	"context"
 	"crypto/md5"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -34,49 +33,27 @@ type Bucket struct {
 	mu sync.RWMutex // serialises onlyIf checks with the writes they guard
 }
 
-// Option configures Open.
-type Option func(*config)
-
-type config struct {
-	now  func() time.Time
-	rand io.Reader
-}
+// Option configures Open: WithClock and WithRand.
+type Option = filestore.Option
 
 // WithClock replaces time.Now (for Uploaded and onlyIf date checks).
-func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
-}
+func WithClock(now func() time.Time) Option { return filestore.WithClock(now) }
 
 // WithRand replaces crypto/rand as the source of version ids, so tests get
 // the same versions every run.
-func WithRand(r io.Reader) Option {
-	return func(c *config) { c.rand = r }
-}
+func WithRand(r io.Reader) Option { return filestore.WithRand(r) }
 
 // Open opens (creating if needed) the bucket stored in dir.
 func Open(dir string, opts ...Option) (*Bucket, error) {
-	cfg := config{now: time.Now, rand: rand.Reader}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
-	var errs []error
-	if cfg.now == nil {
-		errs = append(errs, errors.New("WithClock needs a clock function"))
-	}
-	if cfg.rand == nil {
-		errs = append(errs, errors.New("WithRand needs a reader"))
-	}
-	if dir == "" {
-		errs = append(errs, errors.New("empty directory name"))
-	}
-	if err := errors.Join(errs...); err != nil {
+	env, err := filestore.NewEnv(dir, opts)
+	if err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
 	objects, err := filestore.Open(filepath.Join(dir, "objects"))
 	if err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
-	b := &Bucket{objects: objects, blobDir: filepath.Join(dir, "blobs"), now: cfg.now, rand: cfg.rand}
+	b := &Bucket{objects: objects, blobDir: filepath.Join(dir, "blobs"), now: env.Now, rand: env.Rand}
 	if err := os.MkdirAll(b.blobDir, 0o755); err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
