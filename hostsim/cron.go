@@ -8,9 +8,20 @@ import (
 	"github.com/emojisearch/emojisearch/hostsim/internal/cron"
 )
 
+// cronClock is the time source of the cron loop.
+type cronClock struct {
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
+}
+
+// cronTime is a test seam: tests move a fake clock instead of waiting for
+// minutes to pass.
+var cronTime = cronClock{now: time.Now, after: time.After}
+
 // startCrons fires triggers.crons on real time (UTC), each at most once per
 // matching minute, as Cloudflare does.
 func (s *Simulator) startCrons() error {
+	clock := cronTime
 	type job struct {
 		expr  string
 		sched cron.Schedule
@@ -29,7 +40,7 @@ func (s *Simulator) startCrons() error {
 	go func() {
 		defer close(s.cronDone)
 		for {
-			now := time.Now().UTC()
+			now := clock.now().UTC()
 			next := time.Time{}
 			for _, j := range jobs {
 				if t := j.sched.Next(now); next.IsZero() || t.Before(next) {
@@ -39,7 +50,7 @@ func (s *Simulator) startCrons() error {
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(time.Until(next)):
+			case <-clock.after(next.Sub(now)):
 			}
 			for _, j := range jobs {
 				if j.sched.Matches(next) {

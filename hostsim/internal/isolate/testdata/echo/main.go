@@ -12,7 +12,7 @@ import (
 //go:wasmimport workers ready
 func ready()
 
-var runs int
+var runs, scheduled int
 
 func main() {
 	binding := js.Global().Get("context").Get("binding")
@@ -33,6 +33,8 @@ func main() {
 				panic("requested")
 			case "/hang":
 				return
+			case "/scheduled":
+				u.Path = fmt.Sprintf("/scheduled=%d", scheduled)
 			}
 			text := fmt.Sprintf("%s %s body=%q runs=%d greeting=%s", req.Get("method").String(), u.Path, body, runs, env.Get("GREETING").String())
 			res := js.Global().Get("Object").New()
@@ -54,6 +56,7 @@ func main() {
 	binding.Set("scheduled", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		ev, done := args[0], args[1]
 		go func() {
+			scheduled++
 			if ev.Get("cron").String() == "fail" {
 				done.Invoke("job failed")
 				return
