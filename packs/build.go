@@ -1,0 +1,376 @@
+// Package packs builds the emoji packs (packs/FORMAT.md) from the pinned npm
+// inputs. The build is deterministic: the same inputs give the same bytes.
+package packs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/emojisearch/emojisearch/packs/packfmt"
+)
+
+// DefaultVersion is the pack version of the current inputs: emojibase 17,
+// CLDR 48, build revision 1. Bump the revision when the build's output changes.
+const DefaultVersion = "e17c48r1"
+
+// File is one built file.
+type File struct {
+	Name string
+	Data []byte
+	Rows int
+}
+
+// Build turns inputs into the files of one pack version: manifest.json last,
+// after pack.<locale>.json and pack.<locale>.ext.json for every locale.
+func Build(in *Inputs, version string, locales []string) ([]File, error) {
+	base, err := baseRows(in.Emojibase["en"])
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, loc := range locales {
+		core, ext := localeRows(in, loc, base)
+		for _, part := range []struct {
+			name, part string
+			rows       []packfmt.Row
+		}{{"pack." + loc + ".json", packfmt.PartCore, core}, {"pack." + loc + ".ext.json", packfmt.PartExt, ext}} {
+			p := &packfmt.Pack{
+				Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: version,
+				Locale: loc, Part: part.part, Fields: packfmt.Fields[:], Weights: packfmt.DefaultWeights,
+				RowIndex: packfmt.RowIndex, Rows: part.rows,
+			}
+			if part.part == packfmt.PartCore {
+				p.Groups = groupLabels(in, loc)
+			}
+			if err := p.Validate(); err != nil {
+				return nil, fmt.Errorf("packs: %s: %w", part.name, err)
+			}
+			var b bytes.Buffer
+			if err := WritePack(&b, p); err != nil {
+				return nil, err
+			}
+			files = append(files, File{Name: part.name, Data: b.Bytes(), Rows: len(part.rows)})
+		}
+	}
+	m, err := manifest(in, version, locales, files)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, File{Name: "manifest.json", Data: m}), nil
+}
+
+// WritePack streams a pack as JSON: the header members, then one row per line.
+func WritePack(w io.Writer, p *packfmt.Pack) error {
+	rows := p.Rows
+	hdr := *p
+	hdr.Rows = nil
+	b, err := json.Marshal(hdr)
+	if err != nil {
+		return err
+	}
+	// b ends with `"rows":null}`; reopen it as an array.
+	b = bytes.TrimSuffix(b, []byte(`null}`))
+	if _, err := w.Write(append(b, "[\n"...)); err != nil {
+		return err
+	}
+	for i, r := range rows {
+		rb, err := r.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		if i < len(rows)-1 {
+			rb = append(rb, ',')
+		}
+		if _, err := w.Write(append(rb, '\n')); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+type baseRow struct {
+	packfmt.Row
+	order  int
+	gender bool
+	eb     *ebEntry
+}
+
+// baseRows validates emojibase's English data and returns one row per
+// searchable emoji (components and regional indicators left out), in
+// emojibase order, with the language-neutral columns filled in.
+func baseRows(data []ebEntry) ([]*baseRow, error) {
+	var errs []error
+	var rows []*baseRow
+	seen := map[string]bool{}
+	for i := range data {
+		e := &data[i]
+		if e.Hexcode == "" || e.Emoji == "" || e.Label == "" || e.Version == nil {
+			errs = append(errs, fmt.Errorf("packs: emojibase entry %d (%q) lacks hexcode, emoji, label or version", i, e.Hexcode))
+			continue
+		}
+		if seen[e.Hexcode] {
+			errs = append(errs, fmt.Errorf("packs: duplicate emojibase hexcode %s", e.Hexcode))
+		}
+		seen[e.Hexcode] = true
+		if e.Group == nil {
+			continue // regional indicators
+		}
+		if e.Subgroup == nil || e.Order == nil || *e.Group < 0 || *e.Group > 9 {
+			errs = append(errs, fmt.Errorf("packs: emojibase entry %s has a bad group, subgroup or order", e.Hexcode))
+			continue
+		}
+		if *e.Group == 2 {
+			continue // components: skin tones, hair styles
+		}
+		r := &baseRow{order: *e.Order, gender: e.Gender != nil, eb: e}
+		r.ID, r.Emoji, r.Group, r.Subgroup, r.Version = e.Hexcode, e.Emoji, *e.Group, *e.Subgroup, *e.Version
+		r.Skins = len(e.Skins) > 0
+		rows = append(rows, r)
+	}
+	if len(rows) < 1500 {
+		errs = append(errs, fmt.Errorf("packs: only %d emoji in emojibase en data", len(rows)))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(rows, func(a, b *baseRow) int { return a.order - b.order })
+	ids := map[string]string{}
+	for _, r := range rows {
+		ids[stripFE0F(r.ID)] = r.ID
+	}
+	for _, r := range rows {
+		r.Prior = prior(r)
+		if fam, ok := ids[familyKey(r.ID)]; ok && fam != r.ID {
+			r.Family = fam
+		}
+	}
+	return rows, nil
+}
+
+// prior is the popularity prior, 0..100, from emojibase data only (FORMAT.md):
+// older emoji are older in every keyboard and used far more; faces and hands
+// lead chat use; emoji with an ASCII emoticon or a GitHub shortcode have been
+// typed as text for years; gender/direction variants and flags trail.
+func prior(r *baseRow) int {
+	p := 0
+	switch v := r.Version; {
+	case v <= 1:
+		p += 40
+	case v <= 5:
+		p += 28
+	case v <= 11:
+		p += 18
+	default:
+		p += 8
+	}
+	switch r.Group {
+	case 0:
+		p += 30
+	case 1:
+		p += 18
+		if r.Subgroup >= 16 && r.Subgroup <= 22 { // hands
+			p += 8
+		}
+	case 3, 4, 6:
+		p += 14
+	case 5, 7:
+		p += 10
+	case 8:
+		p += 6
+	case 9:
+		p += 2
+	}
+	if r.eb.Emoticon != nil {
+		p += 10
+	}
+	if r.gender || strings.Contains(r.ID, "-200D-") {
+		p -= 6
+	}
+	return max(0, min(100, p))
+}
+
+// familyKey maps a gender or direction variant to its neutral base, without
+// FE0F: the ZWJ signs ♀ ♂ ➡ are dropped and a leading man or woman becomes a person.
+func familyKey(hex string) string {
+	cps := strings.Split(stripFE0FHex(hex), "-")
+	var out []string
+	for i := 0; i < len(cps); i++ {
+		if cps[i] == "200D" && i+1 < len(cps) && (cps[i+1] == "2640" || cps[i+1] == "2642" || cps[i+1] == "27A1") {
+			i++
+			continue
+		}
+		out = append(out, cps[i])
+	}
+	if len(out) > 1 && (out[0] == "1F468" || out[0] == "1F469") && out[1] == "200D" {
+		out[0] = "1F9D1"
+	}
+	return strings.Join(out, "-")
+}
+
+func stripFE0FHex(hex string) string {
+	parts := strings.Split(hex, "-")
+	parts = slices.DeleteFunc(parts, func(s string) bool { return s == "FE0F" })
+	return strings.Join(parts, "-")
+}
+
+func stripFE0F(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
+
+// localeRows builds the core and extension rows of one locale.
+func localeRows(in *Inputs, loc string, base []*baseRow) (core, ext []packfmt.Row) {
+	eb := map[string]*ebEntry{}
+	for i := range in.Emojibase[loc] {
+		eb[in.Emojibase[loc][i].Hexcode] = &in.Emojibase[loc][i]
+	}
+	sets := in.Shortcodes[loc]
+	coreSets, extSets := []string{"cldr-native", "emojibase-native"}, []string{"cldr", "emojibase"}
+	if loc == "en" {
+		coreSets, extSets = []string{"cldr", "emojibase", "github", "iamcal", "joypixels"}, []string{"emojibase-legacy"}
+	}
+	subgroups := map[int]string{}
+	for _, m := range in.Messages[loc].Subgroups {
+		subgroups[m.Order] = m.Message
+	}
+	for _, b := range base {
+		c := b.Row
+		c.Phrases = [packfmt.NumStoredFields][]string{}
+		var x packfmt.Row
+		x.ID, x.Group, x.Subgroup = b.ID, -1, -1
+		ann := in.CLDR[loc][stripFE0F(b.Emoji)]
+		e := eb[b.ID]
+		switch {
+		case e != nil && e.Label != "":
+			c.Label = e.Label
+		case len(ann.TTS) > 0:
+			c.Label = ann.TTS[0]
+		default:
+			c.Label = b.eb.Label // display fallback only, not searched
+		}
+		if e != nil || len(ann.TTS) > 0 {
+			c.Phrases[packfmt.FieldName] = []string{c.Label}
+		}
+		c.Phrases[packfmt.FieldName] = append(c.Phrases[packfmt.FieldName], ann.TTS...)
+		for _, set := range coreSets {
+			c.Phrases[packfmt.FieldShortcode] = append(c.Phrases[packfmt.FieldShortcode], sets[set][b.ID]...)
+		}
+		c.Phrases[packfmt.FieldKeyword] = ann.Default
+		if e != nil {
+			c.Phrases[packfmt.FieldAlias] = e.Tags
+		}
+		for _, set := range extSets {
+			x.Phrases[packfmt.FieldShortcode] = append(x.Phrases[packfmt.FieldShortcode], sets[set][b.ID]...)
+		}
+		if loc == "en" {
+			x.Phrases[packfmt.FieldAlias] = emoticons(b.eb.Emoticon)
+		}
+		if s := subgroups[b.Subgroup]; s != "" {
+			x.Phrases[packfmt.FieldLow] = []string{s}
+		}
+		seen := map[string]bool{}
+		clean(&c, seen)
+		clean(&x, seen)
+		core = append(core, c)
+		if !emptyPhrases(&x) {
+			ext = append(ext, x)
+		}
+	}
+	return core, ext
+}
+
+// clean trims phrases, drops separators and control characters, and removes
+// phrases already present (case-insensitively) in a stronger field or row.
+func clean(r *packfmt.Row, seen map[string]bool) {
+	for f := range r.Phrases {
+		var out []string
+		for _, s := range r.Phrases[f] {
+			s = strings.Join(strings.FieldsFunc(s, func(c rune) bool { return c < 0x20 || c == '|' }), " ")
+			s = strings.TrimSpace(s)
+			k := strings.ToLower(s)
+			if s == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, s)
+		}
+		r.Phrases[f] = out
+	}
+}
+
+func emptyPhrases(r *packfmt.Row) bool {
+	for _, l := range r.Phrases {
+		if len(l) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func emoticons(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func groupLabels(in *Inputs, loc string) []string {
+	msgs, ok := in.Messages[loc]
+	if !ok {
+		msgs = in.Messages["en"]
+	}
+	out := make([]string, 10)
+	for _, g := range msgs.Groups {
+		if g.Order >= 0 && g.Order < len(out) {
+			out[g.Order] = g.Message
+		}
+	}
+	return out
+}
+
+type manifestFile struct {
+	SHA256    string `json:"sha256"`
+	Bytes     int    `json:"bytes"`
+	GzipBytes int    `json:"gzipBytes"`
+	Rows      int    `json:"rows"`
+}
+
+func manifest(in *Inputs, version string, locales []string, files []File) ([]byte, error) {
+	m := struct {
+		Format        string                  `json:"format"`
+		FormatVersion int                     `json:"formatVersion"`
+		PackVersion   string                  `json:"packVersion"`
+		Inputs        map[string]string       `json:"inputs"`
+		Locales       []string                `json:"locales"`
+		Hash          string                  `json:"hash"`
+		Files         map[string]manifestFile `json:"files"`
+	}{packfmt.ManifestFormat, packfmt.FormatVersion, version, in.Versions, locales, "", map[string]manifestFile{}}
+	all := sha256.New()
+	for _, f := range files {
+		sum := sha256.Sum256(f.Data)
+		var gz bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		w.Write(f.Data)
+		w.Close()
+		m.Files[f.Name] = manifestFile{hex.EncodeToString(sum[:]), len(f.Data), gz.Len(), f.Rows}
+		all.Write([]byte(f.Name + "\x00" + hex.EncodeToString(sum[:]) + "\n"))
+	}
+	m.Hash = hex.EncodeToString(all.Sum(nil))
+	b, err := json.MarshalIndent(m, "", "  ")
+	return append(b, '\n'), err
+}

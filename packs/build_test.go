@@ -1,0 +1,152 @@
+package packs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/packs/packfmt"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// fixture is a small, hand-written input set: enough emoji to pass the
+// size check, with one gendered ZWJ family and a locale without emojibase.
+func fixture() *Inputs {
+	var en []ebEntry
+	add := func(hex, emoji, label string, group, sub int, ver float64, tags ...string) {
+		en = append(en, ebEntry{Label: label, Hexcode: hex, Emoji: emoji, Tags: tags, Group: ptr(group),
+			Subgroup: ptr(sub), Order: ptr(len(en)), Version: ptr(ver)})
+	}
+	add("1F602", "😂", "face with tears of joy", 0, 0, 0.6, "joy", "laugh")
+	add("1F9D1-200D-1F4BB", "🧑‍💻", "technologist", 1, 25, 12.1, "coder")
+	add("1F468-200D-1F4BB", "👨‍💻", "man technologist", 1, 25, 4, "coder")
+	en[len(en)-1].Gender = ptr(1)
+	add("1F3FB", "🏻", "light skin tone", 2, 32, 1)
+	for i := range 1600 {
+		add("E"+hex.EncodeToString([]byte{byte(i >> 8), byte(i)}), "x", "filler", 7, 70, 1)
+	}
+	en = append(en, ebEntry{Label: "regional indicator A", Hexcode: "1F1E6", Emoji: "🇦", Version: ptr(0.0)})
+	return &Inputs{
+		Versions:   Pinned,
+		Emojibase:  map[string][]ebEntry{"en": en},
+		Shortcodes: map[string]map[string]map[string][]string{"en": {"github": {"1F602": {"joy"}}, "emojibase-legacy": {"1F602": {"joy_tears"}}}},
+		Messages:   map[string]ebMessages{"en": {Groups: []ebMessage{{Key: "smileys-emotion", Message: "smileys & emotion", Order: 0}}}},
+		CLDR: map[string]map[string]cldrAnn{
+			"en": {"😂": {Default: []string{"face", "joy", "laugh|x"}, TTS: []string{"face with tears of joy"}}},
+			"tr": {"😂": {Default: []string{"gülmek"}, TTS: []string{"sevinç gözyaşları"}}},
+		},
+	}
+}
+
+func TestBuildDeterministicAndRoundTrip(t *testing.T) {
+	locales := []string{"en", "tr"}
+	a, err := Build(fixture(), "test1", locales)
+	require.NoError(t, err)
+	b, err := Build(fixture(), "test1", locales)
+	require.NoError(t, err)
+	require.Equal(t, a, b, "same inputs, same bytes")
+	names := []string{}
+	for _, f := range a {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json", "manifest.json"}, names)
+
+	en, err := packfmt.Decode(a[0].Data)
+	require.NoError(t, err)
+	require.Len(t, en.Rows, 1603, "components and regional indicators are left out")
+	joy := en.Rows[0]
+	assert.Equal(t, "1F602", joy.ID)
+	assert.Equal(t, []string{"face with tears of joy"}, joy.Phrases[packfmt.FieldName])
+	assert.Equal(t, []string{"joy"}, joy.Phrases[packfmt.FieldShortcode])
+	assert.Equal(t, []string{"face", "laugh x"}, joy.Phrases[packfmt.FieldKeyword], "separator dropped, duplicate of a stronger field removed")
+	assert.Equal(t, "1F9D1-200D-1F4BB", en.Rows[2].Family)
+
+	// Re-encoding the decoded pack gives the same bytes.
+	var buf bytes.Buffer
+	require.NoError(t, WritePack(&buf, en))
+	assert.Equal(t, string(a[0].Data), buf.String())
+
+	tr, err := packfmt.Decode(a[2].Data)
+	require.NoError(t, err)
+	assert.Equal(t, "sevinç gözyaşları", tr.Rows[0].Label)
+	assert.Equal(t, "technologist", tr.Rows[1].Label, "display fallback")
+	assert.Empty(t, tr.Rows[1].Phrases[packfmt.FieldName], "English fallback label is not searchable in tr")
+}
+
+func TestBuildFailsLoudly(t *testing.T) {
+	in := fixture()
+	in.Emojibase["en"][0].Label = ""
+	in.Emojibase["en"] = append(in.Emojibase["en"], in.Emojibase["en"][1])
+	_, err := Build(in, "x", []string{"en"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lacks hexcode, emoji, label or version")
+	assert.Contains(t, err.Error(), "duplicate emojibase hexcode 1F9D1-200D-1F4BB")
+
+	_, err = LoadInputs(t.TempDir(), []string{"en"})
+	require.Error(t, err)
+
+	dir := t.TempDir()
+	for name, v := range Pinned {
+		if name == "emojibase-data" {
+			v = "16.0.0"
+		}
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "package.json"), []byte(`{"version":"`+v+`"}`), 0o644))
+	}
+	_, err = LoadInputs(dir, []string{"en"})
+	require.ErrorContains(t, err, "emojibase-data is 16.0.0, the build is pinned to 17.0.0")
+}
+
+func TestFamilyKey(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"man technologist", "1F468-200D-1F4BB", "1F9D1-200D-1F4BB"},
+		{"man running", "1F3C3-200D-2642-FE0F", "1F3C3"},
+		{"facing right", "1F6B6-200D-27A1-FE0F", "1F6B6"},
+		{"man walking facing right", "1F6B6-200D-2642-FE0F-200D-27A1-FE0F", "1F6B6"},
+		{"man bouncing ball", "26F9-FE0F-200D-2642-FE0F", "26F9"},
+		{"single", "1F602", "1F602"},
+		{"man alone stays", "1F468", "1F468"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, familyKey(tc.in)) })
+	}
+}
+
+// TestCommittedPacks checks the committed build: manifest hashes match the
+// files, every file decodes and validates, core packs stay <= 120 KB gzip.
+func TestCommittedPacks(t *testing.T) {
+	dir := filepath.Join("dist", DefaultVersion)
+	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	require.NoError(t, err)
+	var m struct {
+		PackVersion string                  `json:"packVersion"`
+		Files       map[string]manifestFile `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal(mb, &m))
+	require.Equal(t, DefaultVersion, m.PackVersion)
+	require.Len(t, m.Files, 2*len(packfmt.Locales))
+	for name, mf := range m.Files {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		sum := sha256.Sum256(b)
+		assert.Equal(t, mf.SHA256, hex.EncodeToString(sum[:]), name)
+		p, err := packfmt.Decode(b)
+		require.NoError(t, err, name)
+		assert.Equal(t, mf.Rows, len(p.Rows), name)
+		if p.Part == packfmt.PartCore {
+			var gz bytes.Buffer
+			w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+			w.Write(b)
+			w.Close()
+			assert.LessOrEqual(t, gz.Len(), 120*1024, name)
+		}
+	}
+}

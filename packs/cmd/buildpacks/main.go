@@ -1,0 +1,48 @@
+// Command buildpacks builds the emoji packs of one pack version from the
+// pinned npm inputs (packs/fetch-inputs.sh) into <out>/<version>/.
+//
+//	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/emojisearch/emojisearch/packs"
+	"github.com/emojisearch/emojisearch/packs/packfmt"
+)
+
+func main() {
+	in := flag.String("in", "packs/.npm/node_modules", "node_modules folder holding the pinned inputs")
+	out := flag.String("out", "packs/dist", "output folder; files go to <out>/<version>/")
+	version := flag.String("version", packs.DefaultVersion, "pack version")
+	flag.Parse()
+	if err := run(*in, *out, *version); err != nil {
+		fmt.Fprintln(os.Stderr, "buildpacks:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in, out, version string) error {
+	inputs, err := packs.LoadInputs(in, packfmt.Locales)
+	if err != nil {
+		return err
+	}
+	files, err := packs.Build(inputs, version, packfmt.Locales)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(out, version)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("buildpacks: %d files in %s\n", len(files), dir)
+	return nil
+}

@@ -1,0 +1,187 @@
+package packs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Pinned names the npm inputs and their exact versions; LoadInputs refuses others.
+var Pinned = map[string]string{
+	"emojibase-data":                "17.0.0",
+	"cldr-annotations-full":         "48.2.0",
+	"cldr-annotations-derived-full": "48.2.0",
+}
+
+// ebEntry is one emojibase-data entry (data.json).
+type ebEntry struct {
+	Label    string    `json:"label"`
+	Hexcode  string    `json:"hexcode"`
+	Emoji    string    `json:"emoji"`
+	Tags     []string  `json:"tags"`
+	Group    *int      `json:"group"`
+	Subgroup *int      `json:"subgroup"`
+	Order    *int      `json:"order"`
+	Version  *float64  `json:"version"`
+	Gender   *int      `json:"gender"`
+	Emoticon any       `json:"emoticon"` // string or []string
+	Skins    []ebEntry `json:"skins"`
+}
+
+type ebMessages struct {
+	Groups    []ebMessage `json:"groups"`
+	Subgroups []ebMessage `json:"subgroups"`
+}
+
+type ebMessage struct {
+	Key     string `json:"key"`
+	Message string `json:"message"`
+	Order   int    `json:"order"`
+}
+
+// cldrAnn is one CLDR annotation: keywords and the text-to-speech name.
+type cldrAnn struct {
+	Default []string `json:"default"`
+	TTS     []string `json:"tts"`
+}
+
+// Inputs are the parsed npm inputs of one build.
+type Inputs struct {
+	Versions   map[string]string
+	Emojibase  map[string][]ebEntry                      // locale -> data.json; locales emojibase has
+	Shortcodes map[string]map[string]map[string][]string // locale -> set -> hexcode -> shortcodes
+	Messages   map[string]ebMessages                     // locale -> messages.json
+	CLDR       map[string]map[string]cldrAnn             // locale -> emoji (no FE0F) -> annotation (full, then derived)
+}
+
+// shortcodeSets lists the emojibase shortcode files read per locale when present.
+var shortcodeSets = []string{"cldr", "cldr-native", "emojibase", "emojibase-native", "emojibase-legacy", "github", "iamcal", "joypixels"}
+
+// LoadInputs reads the pinned inputs from an npm node_modules folder. Every
+// problem (missing file, bad JSON, wrong version) is an error.
+func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
+	in := &Inputs{
+		Versions:   map[string]string{},
+		Emojibase:  map[string][]ebEntry{},
+		Shortcodes: map[string]map[string]map[string][]string{},
+		Messages:   map[string]ebMessages{},
+		CLDR:       map[string]map[string]cldrAnn{},
+	}
+	var errs []error
+	for _, name := range sortedKeys(Pinned) {
+		var pkg struct {
+			Version string `json:"version"`
+		}
+		if err := readJSON(filepath.Join(nodeModules, name, "package.json"), &pkg); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if pkg.Version != Pinned[name] {
+			errs = append(errs, fmt.Errorf("packs: %s is %s, the build is pinned to %s (run packs/fetch-inputs.sh)", name, pkg.Version, Pinned[name]))
+		}
+		in.Versions[name] = pkg.Version
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	eb := filepath.Join(nodeModules, "emojibase-data")
+	for _, loc := range locales {
+		dir := filepath.Join(eb, loc)
+		if _, err := os.Stat(filepath.Join(dir, "data.json")); err == nil {
+			var data []ebEntry
+			var msgs ebMessages
+			errs = append(errs, readJSON(filepath.Join(dir, "data.json"), &data), readJSON(filepath.Join(dir, "messages.json"), &msgs))
+			in.Emojibase[loc], in.Messages[loc] = data, msgs
+			sets := map[string]map[string][]string{}
+			for _, set := range shortcodeSets {
+				path := filepath.Join(dir, "shortcodes", set+".json")
+				if _, err := os.Stat(path); err != nil {
+					continue
+				}
+				var raw map[string]json.RawMessage
+				if err := readJSON(path, &raw); err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				m, err := stringOrList(raw)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("packs: %s: %w", path, err))
+				}
+				sets[set] = m
+			}
+			in.Shortcodes[loc] = sets
+		}
+		ann := map[string]cldrAnn{}
+		var full struct {
+			Annotations struct {
+				Annotations map[string]cldrAnn `json:"annotations"`
+			} `json:"annotations"`
+		}
+		var derived struct {
+			AnnotationsDerived struct {
+				Annotations map[string]cldrAnn `json:"annotations"`
+			} `json:"annotationsDerived"`
+		}
+		errs = append(errs,
+			readJSON(filepath.Join(nodeModules, "cldr-annotations-full", "annotations", loc, "annotations.json"), &full),
+			readJSON(filepath.Join(nodeModules, "cldr-annotations-derived-full", "annotationsDerived", loc, "annotations.json"), &derived))
+		for k, v := range derived.AnnotationsDerived.Annotations {
+			ann[stripFE0F(k)] = v
+		}
+		for k, v := range full.Annotations.Annotations {
+			ann[stripFE0F(k)] = v
+		}
+		if len(full.Annotations.Annotations) == 0 {
+			errs = append(errs, fmt.Errorf("packs: CLDR annotations for %s are empty", loc))
+		}
+		in.CLDR[loc] = ann
+	}
+	if _, ok := in.Emojibase["en"]; !ok {
+		errs = append(errs, errors.New("packs: emojibase-data has no en/data.json"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("packs: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("packs: %s: %w", path, err)
+	}
+	return nil
+}
+
+// stringOrList decodes emojibase shortcode maps, whose values are a string or a list.
+func stringOrList(raw map[string]json.RawMessage) (map[string][]string, error) {
+	out := make(map[string][]string, len(raw))
+	for k, v := range raw {
+		var one string
+		if err := json.Unmarshal(v, &one); err == nil {
+			out[k] = []string{one}
+			continue
+		}
+		var list []string
+		if err := json.Unmarshal(v, &list); err != nil {
+			return nil, fmt.Errorf("shortcodes of %s are neither a string nor a list", k)
+		}
+		out[k] = list
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
