@@ -8,6 +8,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/hostsim/internal/assets"
 	"github.com/emojisearch/emojisearch/hostsim/internal/binding"
+	"github.com/emojisearch/emojisearch/hostsim/internal/cache"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
 	"github.com/emojisearch/emojisearch/hostsim/internal/kv"
 	"github.com/emojisearch/emojisearch/hostsim/internal/webapi"
@@ -66,8 +67,15 @@ func (s *Simulator) openBindings(ctx context.Context) (func(*jsrt.Runtime, *weba
 		binds = append(binds, bind{b.name, b.make})
 	}
 
+	caches, err := cache.Open(filepath.Join(state, "cache"))
+	if err != nil {
+		return nil, fmt.Errorf("hostsim: Cache API: %w", err)
+	}
+
 	return func(rt *jsrt.Runtime, web *webapi.Web) (*jsrt.Object, error) {
 		realm := binding.Realm{RT: rt, Web: web}
+		// The Cache API is a global, not an env binding.
+		rt.Global.Define("caches", realm.Caches(caches))
 		env := rt.NewObject()
 		for k, v := range w.Vars {
 			env.Define(k, rt.FromGo(v))

@@ -3,6 +3,7 @@ package binding
 import (
 	"errors"
 
+	"github.com/emojisearch/emojisearch/hostsim/internal/cache"
 	"github.com/emojisearch/emojisearch/hostsim/internal/d1"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
 	"github.com/emojisearch/emojisearch/hostsim/internal/kv"
@@ -15,7 +16,10 @@ func (r Realm) jsError(err error) error {
 	var kvErr *kv.Error
 	var r2Err *r2.Error
 	var d1Err *d1.Error
+	var cacheErr *cache.Error
 	switch {
+	case errors.As(err, &cacheErr):
+		return r.RT.ThrowTypeError("%s", cacheErr.Message)
 	case errors.As(err, &kvErr):
 		if kvErr.TypeError {
 			return r.RT.ThrowTypeError("%s", kvErr.Message)
