@@ -159,15 +159,18 @@ func TestMeta(t *testing.T) {
 	assert.Equal(t, int64(1), r.Meta.RowsWritten)
 	assert.True(t, r.Meta.ChangedDB)
 
-	// rows_read as local D1 reported it for the same statements.
-	for sql, want := range map[string]int64{
-		"SELECT * FROM t WHERE id = 2":   1,
-		"SELECT 1; SELECT 2":             0,
-		"SELECT v FROM t WHERE v > 'a'":  3,
-		"DELETE FROM t WHERE id = 3":     1,
-		"INSERT INTO t (v) VALUES ('d')": 0,
+	// rows_read as local D1 reported it for the same statements, in order.
+	for _, tc := range []struct {
+		sql  string
+		want int64
+	}{
+		{"SELECT * FROM t WHERE id = 2", 1},
+		{"SELECT 1; SELECT 2", 0},
+		{"SELECT v FROM t WHERE v > 'a'", 3},
+		{"DELETE FROM t WHERE id = 3", 1},
+		{"INSERT INTO t (v) VALUES ('d')", 0},
 	} {
-		assert.Equal(t, want, mustRun(t, db, sql).Meta.RowsRead, sql)
+		assert.Equal(t, tc.want, mustRun(t, db, tc.sql).Meta.RowsRead, tc.sql)
 	}
 
 	other := openDB(t, WithServedBy("v3-prod"))
