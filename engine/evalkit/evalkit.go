@@ -1,0 +1,129 @@
+// Package evalkit holds what the evaluation command and the benchmarks share:
+// loading an engine for a locale from a pack folder, the metrics, and the
+// typing trace. It is not used by the service.
+package evalkit
+
+import (
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/emojisearch/emojisearch/engine"
+)
+
+// PackVersion is the committed pack version the tools read by default.
+const PackVersion = "e17c48r1"
+
+// Row is one evaluation query.
+type Row struct {
+	Q    string   `json:"q"`
+	Gold []string `json:"gold"`
+}
+
+// Metrics of one set.
+type Metrics struct {
+	N                int
+	Hit1, Hit10, MRR float64
+	NoResult         float64
+	Typing           float64 // share of prefixes (>= 3 characters) with a gold emoji in the top 10
+	TypingAll        float64 // share of queries whose every such prefix keeps a gold emoji in the top 10
+}
+
+// LoadEngine loads the English core and extension packs plus the locale's.
+func LoadEngine(dir, locale string) (*engine.Engine, error) {
+	names := []string{"pack.en.json", "pack.en.ext.json"}
+	if locale != "en" && locale != "" {
+		names = append(names, "pack."+locale+".json", "pack."+locale+".ext.json")
+	}
+	var files [][]byte
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, b)
+	}
+	return engine.Load(engine.NewConfig(), files...)
+}
+
+// key compares emoji without FE0F and skin tones.
+func key(s string) string {
+	out := make([]rune, 0, 8)
+	for _, r := range s {
+		if r == 0xFE0F || (r >= 0x1F3FB && r <= 0x1F3FF) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// rank is the 1-based position of the first gold emoji in results, 0 if absent.
+func rank(results []engine.Result, gold map[string]bool) int {
+	for i, r := range results {
+		if gold[key(r.Emoji)] {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Evaluate runs every row (limit 10, no prefix) and, for the typing variant,
+// every prefix of at least 3 characters with prefix matching on.
+func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
+	var m Metrics
+	var prefixes, prefixHits, allOK int
+	for _, row := range rows {
+		gold := map[string]bool{}
+		for _, g := range row.Gold {
+			gold[key(g)] = true
+		}
+		out := eng.Search(row.Q, opts)
+		m.N++
+		if len(out.Results) == 0 {
+			m.NoResult++
+		}
+		if r := rank(out.Results, gold); r > 0 {
+			if r == 1 {
+				m.Hit1++
+			}
+			m.Hit10++
+			m.MRR += 1 / float64(r)
+		}
+		ok := true
+		typing := opts
+		typing.Prefix = true
+		for _, p := range Prefixes(row.Q, 3) {
+			prefixes++
+			if rank(eng.Search(p, typing).Results, gold) > 0 {
+				prefixHits++
+			} else {
+				ok = false
+			}
+		}
+		if ok {
+			allOK++
+		}
+	}
+	n := float64(max(m.N, 1))
+	m.Hit1, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit10/n, m.MRR/n, m.NoResult/n
+	m.Typing = float64(prefixHits) / float64(max(prefixes, 1))
+	m.TypingAll = float64(allOK) / n
+	return m
+}
+
+// Prefixes lists the prefixes of q of at least minLen characters, q included.
+func Prefixes(q string, minLen int) []string {
+	var out []string
+	n := 0
+	for i := range q {
+		if n >= minLen {
+			out = append(out, q[:i])
+		}
+		n++
+	}
+	if n >= minLen && utf8.ValidString(q) {
+		out = append(out, q)
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/emojisearch/emojisearch/engine/internal/index"
+	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
+	"github.com/emojisearch/emojisearch/packs/packfmt"
+)
+
+// DefaultLimit is the number of results when Options.Limit is 0.
+const DefaultLimit = 24
+
+// Options of a search. Use DefaultOptions and change fields: the zero value
+// has Prefix off.
+type Options struct {
+	Limit  int    // results; 0 means DefaultLimit
+	Locale string // preferred language (BCP 47 tag or language); "" searches every loaded locale alike
+	Prefix bool   // treat the last word as a prefix (while typing)
+}
+
+// DefaultOptions returns Limit 24, no locale, Prefix on.
+func DefaultOptions() Options { return Options{Limit: DefaultLimit, Prefix: true} }
+
+// Result is an AliasResult (spec 3).
+type Result struct {
+	Emoji  string  `json:"emoji"`
+	ID     string  `json:"id"`
+	Score  float64 `json:"score"`
+	Source string  `json:"source"`
+	Label  string  `json:"label"`
+	Match  string  `json:"match"`
+	Field  string  `json:"field"`
+}
+
+// Output is a CanonicalSearchOutput.
+type Output struct {
+	Query      string   `json:"query"`
+	Tokens     []string `json:"tokens"`
+	Results    []Result `json:"results"`
+	Confidence float64  `json:"confidence"`
+}
+
+// Search ranks emoji for a query: exact names and shortcodes first (":joy:"
+// and "joy" give 😂), then strong keywords, with typo tolerance that never
+// outranks an exact match and a popularity prior for near ties. Emoji in the
+// query are returned first. It never panics and reads at most MaxQueryLength
+// characters of the query.
+func (e *Engine) Search(query string, opts Options) Output {
+	if opts.Limit <= 0 {
+		opts.Limit = DefaultLimit
+	}
+	q := textnorm.Normalize(query, MaxQueryLength)
+	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
+	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: -1, MinCoverage: float32(e.cfg.minCoverage)}
+	lang := Language(opts.Locale)
+	for li, loc := range e.ix.Locales {
+		if lang == "" || loc == lang || loc == "en" {
+			p.Mask |= 1 << li
+		}
+		if loc == lang {
+			p.Loc = li
+		}
+	}
+	seen := map[int32]bool{}
+	for _, ei := range e.emojiIn(query) {
+		if !seen[ei] && len(out.Results) < opts.Limit {
+			seen[ei] = true
+			ent := &e.ix.Entries[ei]
+			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
+				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
+		}
+	}
+	units := e.ix.Units(out.Tokens, opts.Prefix)
+	for _, h := range e.ix.Search(units, p) {
+		if seen[h.Entry] || len(out.Results) >= opts.Limit {
+			continue
+		}
+		ent := &e.ix.Entries[h.Entry]
+		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
+			Label: e.label(h.Entry, p.Loc), Match: e.ix.Phrases[h.Phrase].Text, Field: packfmt.Fields[h.Field]})
+	}
+	if len(out.Results) > 0 {
+		out.Confidence = out.Results[0].Score
+	}
+	return out
+}
+
+func (e *Engine) label(ei int32, loc int) string {
+	if loc >= 0 {
+		if l := e.ix.Labels[loc][ei]; l != "" {
+			return l
+		}
+	}
+	return e.ix.Labels[0][ei]
+}
+
+// emojiIn finds known emoji written in the query (first MaxQueryLength characters).
+func (e *Engine) emojiIn(query string) []int32 {
+	var found []int32
+	var run strings.Builder
+	flush := func() {
+		if run.Len() == 0 {
+			return
+		}
+		s := run.String()
+		run.Reset()
+		if i, ok := e.ix.Lookup(s); ok {
+			found = append(found, i)
+			return
+		}
+		for _, r := range s {
+			if i, ok := e.ix.Lookup(string(r)); ok {
+				found = append(found, i)
+			}
+		}
+	}
+	n := 0
+	for _, r := range query {
+		if n++; n > MaxQueryLength {
+			break
+		}
+		if r < 0x80 || unicode.IsLetter(r) || unicode.IsSpace(r) || unicode.IsNumber(r) && r < 0x2000 {
+			flush()
+			continue
+		}
+		run.WriteRune(r)
+	}
+	flush()
+	return found
+}
+
+// Language maps a BCP 47 tag to its lowercase language subtag ("pt-BR" is "pt").
+func Language(tag string) string {
+	tag = strings.ToLower(strings.TrimSpace(tag))
+	if i := strings.IndexAny(tag, "-_"); i >= 0 {
+		tag = tag[:i]
+	}
+	return tag
+}
