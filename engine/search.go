@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -42,6 +43,9 @@ type Output struct {
 	Confidence float64  `json:"confidence"`
 }
 
+// relaxBelow: a search with fewer direct matches also runs the relaxed pass.
+const relaxBelow = 1
+
 // Search ranks emoji for a query: exact names and shortcodes first (":joy:"
 // and "joy" give 😂), then strong keywords, with typo tolerance that never
 // outranks an exact match and a popularity prior for near ties. Emoji in the
@@ -72,8 +76,32 @@ func (e *Engine) Search(query string, opts Options) Output {
 				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
 		}
 	}
+	for _, sym := range e.ix.Symbols(query) {
+		if p.Mask&(1<<sym.Loc) != 0 && !seen[sym.Entry] && len(out.Results) < opts.Limit {
+			seen[sym.Entry] = true
+			ent := &e.ix.Entries[sym.Entry]
+			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(e.ix.Weights[sym.Field]), Source: "alias",
+				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
+		}
+	}
 	units := e.ix.Units(out.Tokens, opts.Prefix)
-	for _, h := range e.ix.Search(units, p) {
+	hits := e.ix.Search(units, p)
+	if len(hits) < relaxBelow && len(units) > 0 && len(out.Results) == 0 {
+		// Few or no matches: add those of a relaxed pass (compounds split,
+		// wider typos, shortened words, any coverage), ranked after them.
+		p.Relaxed = true
+		floor := float32(1)
+		for _, h := range hits {
+			floor = min(floor, h.Score)
+		}
+		for _, h := range e.ix.Search(e.ix.Relax(units), p) {
+			if !slices.ContainsFunc(hits, func(x index.Hit) bool { return x.Entry == h.Entry }) {
+				h.Score = min(h.Score, floor*0.99)
+				hits = append(hits, h)
+			}
+		}
+	}
+	for _, h := range hits {
 		if seen[h.Entry] || len(out.Results) >= opts.Limit {
 			continue
 		}

@@ -55,11 +55,30 @@ type Index struct {
 	stems   map[string][]uint32
 	grams   map[string][]uint32 // unigrams and bigrams of unspaced phrase text
 	maxWord int                 // longest unspaced term, in characters
+	symbols map[string][]Symbol // emoticons and other punctuation phrases, raw
 }
+
+// Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
+type Symbol struct {
+	Entry int32
+	Field uint8
+	Loc   uint8
+}
+
+// SymbolKey is the lookup form of a raw emoticon: trimmed, lowercased, single spaces.
+func SymbolKey(raw string) string {
+	if len(raw) > 16 {
+		return ""
+	}
+	return strings.ToLower(strings.Join(strings.Fields(raw), " "))
+}
+
+// Symbols returns the emoticon phrases equal to a raw query.
+func (ix *Index) Symbols(raw string) []Symbol { return ix.symbols[SymbolKey(raw)] }
 
 // Build indexes packs. Core packs define the emoji; English core must be present.
 func Build(packs []*packfmt.Pack) (*Index, error) {
-	ix := &Index{byKey: map[string]int32{}, termID: map[string]int32{}, stems: map[string][]uint32{}, grams: map[string][]uint32{}}
+	ix := &Index{byKey: map[string]int32{}, termID: map[string]int32{}, stems: map[string][]uint32{}, grams: map[string][]uint32{}, symbols: map[string][]Symbol{}}
 	w := packfmt.DefaultWeights
 	for f := range packfmt.NumStoredFields {
 		ix.Weights[f] = float32(w[packfmt.Fields[f]])
@@ -129,6 +148,10 @@ func Build(packs []*packfmt.Pack) (*Index, error) {
 			}
 			for f, list := range r.Phrases {
 				for _, raw := range list {
+					if isSymbolic(raw) {
+						k := SymbolKey(raw)
+						ix.symbols[k] = append(ix.symbols[k], Symbol{ei, uint8(f), loc})
+					}
 					text := textnorm.Normalize(raw, 0)
 					k := dedupKey{ei, loc, text}
 					if text == "" || seen[k] {
@@ -239,4 +262,18 @@ func (ix *Index) prefixRange(p string) (int, int) {
 
 func (ix *Index) postings(term int) []uint32 {
 	return ix.post[ix.postOff[term]:ix.postOff[term+1]]
+}
+
+// isSymbolic reports short phrases made mostly of ASCII punctuation (emoticons).
+func isSymbolic(raw string) bool {
+	if len(raw) > 16 {
+		return false
+	}
+	punct := 0
+	for _, c := range []byte(raw) {
+		if c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0 {
+			punct++
+		}
+	}
+	return punct > 0 && punct*2 >= len(strings.TrimSpace(raw))
 }

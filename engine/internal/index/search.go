@@ -1,6 +1,7 @@
 package index
 
 import (
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -11,7 +12,7 @@ import (
 // Match qualities of one query unit against one phrase token.
 const (
 	qExact   = 1.0
-	qStem    = 0.9
+	qStem    = 0.82
 	qPrefix  = 0.62 // plus up to 0.3 by the share of the term typed
 	qBigram  = 0.75 // an unspaced two-character unit inside a longer word
 	qUnigram = 0.5  // an unspaced character inside a word
@@ -24,6 +25,7 @@ type Params struct {
 	Loc         int     // preferred locale index, -1 for none
 	Mask        uint64  // locales searched (bit per locale index)
 	MinCoverage float32 // share of a multi-unit query a phrase must cover
+	Relaxed     bool    // fallback pass: wider typo distance and shortened words
 }
 
 // Hit is one ranked emoji.
@@ -44,11 +46,12 @@ type phraseAcc struct {
 }
 
 type entryAcc struct {
-	stamp  uint32
-	units  [MaxUnits]float32 // best weighted quality per unit over the entry's phrases
-	best   float32
-	phrase int32
-	typo   bool
+	stamp   uint32
+	units   [MaxUnits]float32 // best weighted quality per unit over the entry's phrases
+	best    float32
+	phrase  int32
+	typo    bool
+	related bool // only a neighbour of a strong match
 }
 
 type scratch struct {
@@ -92,6 +95,13 @@ type Unit struct {
 func (ix *Index) Units(tokens []string, prefix bool) []Unit {
 	var out []Unit
 	for i, t := range tokens {
+		if h, m, ok := clockTime(tokens, i); ok {
+			out = append(out, Unit{Text: h})
+			if m != "" {
+				out = append(out, Unit{Text: m})
+			}
+			continue
+		}
 		if !textnorm.IsUnspaced(t) {
 			out = append(out, Unit{Text: t})
 			continue
@@ -110,14 +120,81 @@ func (ix *Index) Units(tokens []string, prefix bool) []Unit {
 	return out
 }
 
+// clockTime reads "1130", "2230" or an hour above 12 followed by minutes as
+// a 12-hour clock time, the form clock emoji phrases use ("11 30", "10 00").
+func clockTime(tokens []string, i int) (string, string, bool) {
+	t := tokens[i]
+	if !digits(t) {
+		return "", "", false
+	}
+	var h, m string
+	switch {
+	case len(t) == 3 || len(t) == 4:
+		h, m = t[:len(t)-2], t[len(t)-2:]
+	case len(t) == 2 && t > "12" && t < "24" && i+1 < len(tokens) && len(tokens[i+1]) == 2 && digits(tokens[i+1]):
+		return strconv.Itoa(int(t[0]-'0')*10 + int(t[1]-'0') - 12), "", true // "22 00": the minutes follow
+	default:
+		return "", "", false
+	}
+	hour := int(h[0] - '0')
+	if len(h) == 2 {
+		hour = hour*10 + int(h[1]-'0')
+	}
+	if hour > 23 || m[0] > '5' {
+		return "", "", false
+	}
+	hour %= 12
+	if hour == 0 {
+		hour = 12
+	}
+	return strconv.Itoa(hour), m, true
+}
+
+func digits(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// Relax rewrites units for the fallback pass: an unknown spaced word is
+// split into known words when it is a compound of them ("inlove").
+func (ix *Index) Relax(units []Unit) []Unit {
+	var out []Unit
+	for _, u := range units {
+		if _, ok := ix.termID[u.Text]; ok || u.Unspaced || len(u.Text) < 5 || ix.stems[textnorm.Stem(u.Text)] != nil {
+			out = append(out, u)
+			continue
+		}
+		segs := ix.segmentWords(u.Text, 16, false)
+		if segs == nil {
+			out = append(out, u)
+			continue
+		}
+		for _, s := range segs {
+			out = append(out, Unit{Text: s})
+		}
+	}
+	if len(out) > MaxUnits {
+		out = out[:MaxUnits]
+	}
+	return out
+}
+
 func (ix *Index) hasPrefix(t string) bool {
 	lo, hi := ix.prefixRange(t)
 	return hi > lo
 }
 
-// segment splits unspaced text into index words by dynamic programming:
-// a known word costs 2, an unknown character 3, so known words win.
-func (ix *Index) segment(t string) []string {
+func (ix *Index) segment(t string) []string { return ix.segmentWords(t, ix.maxWord, true) }
+
+// segmentWords splits text into index words by dynamic programming: a known
+// word costs 2, an unknown character 3, so known words win. Without
+// unknownOK it returns nil unless every piece is a known word of at least
+// two characters.
+func (ix *Index) segmentWords(t string, maxWord int, unknownOK bool) []string {
 	var offs [65]int
 	n := 0
 	for i := range t {
@@ -135,17 +212,20 @@ func (ix *Index) segment(t string) []string {
 	var from [65]int
 	for i := 1; i <= n; i++ {
 		cost[i], from[i] = cost[i-1]+3, i-1
-		for j := max(0, i-ix.maxWord); j < i-1; j++ {
+		for j := max(0, i-maxWord); j < i-1; j++ {
 			if _, ok := ix.termID[t[offs[j]:offs[i]]]; ok && cost[j]+2 < cost[i] {
 				cost[i], from[i] = cost[j]+2, j
 			}
 		}
-		if _, ok := ix.termID[t[offs[i-1]:offs[i]]]; ok && cost[i-1]+2 < cost[i] {
+		if _, ok := ix.termID[t[offs[i-1]:offs[i]]]; ok && unknownOK && cost[i-1]+2 < cost[i] {
 			cost[i], from[i] = cost[i-1]+2, i-1
 		}
 	}
 	var segs []string
 	for i := n; i > 0; i = from[i] {
+		if !unknownOK && i-from[i] < 2 {
+			return nil
+		}
 		segs = append(segs, t[offs[from[i]]:offs[i]])
 	}
 	for l, r := 0, len(segs)-1; l < r; l, r = l+1, r-1 {
@@ -174,6 +254,7 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 		ix.matchUnit(s, int8(ui), u, p.Prefix && ui == len(units)-1, p)
 	}
 	ix.score(s, len(units), p)
+	ix.related(s, p)
 	return ix.rank(s, p.Limit)
 }
 
@@ -216,23 +297,36 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	// Typo tolerance only for a unit nothing else matched, so it never
 	// outranks an exact match of the same word.
 	n := utf8.RuneCountInString(u.Text)
-	if n < 4 {
+	if n < 4 && !(p.Relaxed && n == 3) {
 		return
 	}
 	maxD := 1
-	if n >= 8 {
+	if n >= 8 || (p.Relaxed && n >= 5) {
 		maxD = 2
 	}
-	r, size := utf8.DecodeRuneInString(u.Text)
-	_ = r
+	_, size := utf8.DecodeRuneInString(u.Text)
 	lo, hi := ix.prefixRange(u.Text[:size])
 	for t := lo; t < hi; t++ {
 		term := ix.terms[t]
 		if d := len(term) - len(u.Text); d > maxD || -d > maxD {
 			continue
 		}
-		if textnorm.BoundedEditDistance(u.Text, term, maxD) <= maxD {
-			add(ix.postings(t), qExact, true)
+		if d := textnorm.BoundedEditDistance(u.Text, term, maxD); d <= maxD {
+			add(ix.postings(t), qExact-0.15*float32(d-1), true)
+		}
+	}
+	if matched || !p.Relaxed {
+		return
+	}
+	// Last resort: the longest shortened form (at least 3 bytes) that
+	// starts some words ("academic" finds "academy").
+	for cut := len(u.Text) - 1; cut >= 3 && !matched; cut-- {
+		if !utf8.RuneStart(u.Text[cut]) {
+			continue
+		}
+		lo, hi := ix.prefixRange(u.Text[:cut])
+		for t := lo; t < hi && t < lo+64; t++ {
+			add(ix.postings(t), 0.7*float32(cut)/float32(max(len(ix.terms[t]), len(u.Text))), true)
 		}
 	}
 }
@@ -290,7 +384,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			e.phrase = int32(pid) // reported if only the units across phrases qualify
 		}
 		qcov := float32(a.cnt) / nu
-		if nunits > 1 && qcov < p.MinCoverage {
+		if nunits > 1 && qcov < p.MinCoverage && !p.Relaxed {
 			continue
 		}
 		pcov := min(1, float32(a.cnt)/float32(max(ph.NTok, 1)))
@@ -309,13 +403,72 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 				covered++
 			}
 		}
-		if nunits > 1 && float32(covered)/nu >= p.MinCoverage {
+		if nunits > 1 && (float32(covered)/nu >= p.MinCoverage || p.Relaxed) {
 			if v := 0.9 * sum / nu; v > e.best {
 				e.best = v
 			}
 		}
 	}
 }
+
+// Related emoji: emojibase orders each subgroup by meaning (the laughing
+// faces sit together), so the neighbours of the best matches are offered
+// after the direct matches, scored well below them.
+const (
+	relatedParents = 5
+	relatedSpan    = 3
+	relatedFactor  = 0.3
+)
+
+func (ix *Index) related(s *scratch, p Params) {
+	var parents [relatedParents]int32
+	n := 0
+	for _, ei := range s.touchedE {
+		e := &s.entries[ei]
+		if e.phrase < 0 || e.best <= 0 {
+			continue
+		}
+		if n < relatedParents {
+			n++
+		} else if e.best <= s.entries[parents[n-1]].best {
+			continue
+		}
+		parents[n-1] = ei
+		for i := n - 1; i > 0 && s.entries[parents[i]].best > s.entries[parents[i-1]].best; i-- {
+			parents[i], parents[i-1] = parents[i-1], parents[i]
+		}
+	}
+	for _, pi := range parents[:n] {
+		pe := s.entries[pi]
+		for _, step := range [2]int{-1, 1} {
+			// Walk to the next relatedSpan families of the same subgroup
+			// (gender variants of one family count once).
+			fam, d := ix.Entries[pi].Family, 0
+			for ni := int(pi) + step; ni >= 0 && ni < len(ix.Entries) && ix.Entries[ni].Subgroup == ix.Entries[pi].Subgroup; ni += step {
+				if f := ix.Entries[ni].Family; f != fam {
+					fam = f
+					if d++; d > relatedSpan {
+						break
+					}
+				}
+				if d == 0 {
+					continue
+				}
+				v := pe.best * relatedFactor * (1 - 0.1*float32(d))
+				e := &s.entries[ni]
+				if e.stamp != s.gen {
+					*e = entryAcc{stamp: s.gen, phrase: -1}
+					s.touchedE = append(s.touchedE, int32(ni))
+				}
+				if v > e.best {
+					e.best, e.phrase, e.typo, e.related = v, pe.phrase, pe.typo, true
+				}
+			}
+		}
+	}
+}
+
+const familyMemberPenalty = 0
 
 func (ix *Index) rank(s *scratch, limit int) []Hit {
 	for _, ei := range s.touchedE {
@@ -325,7 +478,13 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 		}
 		ent := &ix.Entries[ei]
 		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: ix.Phrases[e.phrase].Field}
-		if e.typo {
+		if ent.Family != ei {
+			h.Score -= familyMemberPenalty // the neutral form wins near ties
+		}
+		switch {
+		case e.related:
+			h.Field = packfmt.FieldLow
+		case e.typo:
 			h.Field = packfmt.FieldTypo
 		}
 		f := &s.fam[ent.Family]
