@@ -1,0 +1,72 @@
+//go:build linux
+
+package bench
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/emojisearch/emojisearch/bench/internal/benchkit"
+	"github.com/emojisearch/emojisearch/hostsim"
+)
+
+// newSim starts hostsim in-process on the built module (build/worker) with
+// a fresh state folder and a warm Go instance.
+func newSim(b *testing.B) *hostsim.Simulator {
+	root, err := benchkit.Root()
+	if err != nil {
+		b.Fatal(err)
+	}
+	wasm := filepath.Join(root, "build", "worker", "app.wasm")
+	if _, err := os.Stat(wasm); err != nil {
+		b.Skip("build/worker/app.wasm is missing: run ./build.sh first")
+	}
+	cfg := hostsim.NewConfig(filepath.Join(root, "wrangler.toml")).
+		WithWasm(wasm).
+		WithStateDir(b.TempDir()).
+		WithCompilationCache(filepath.Join(os.TempDir(), "bench-wazero-cache")).
+		WithLog(nil).
+		WithCrons(false)
+	sim, err := hostsim.New(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(sim.Close)
+	if err := sim.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return sim
+}
+
+func health(b *testing.B, sim *hostsim.Simulator) {
+	req := httptest.NewRequest(http.MethodGet, "http://localhost/v1/health", nil)
+	rec := httptest.NewRecorder()
+	sim.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("GET /v1/health: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// BenchmarkHealth is the in-process cost of one GET /v1/health on a warm
+// instance: hostsim's entry, the Go instance and the handler, without HTTP.
+func BenchmarkHealth(b *testing.B) {
+	sim := newSim(b)
+	for b.Loop() {
+		health(b, sim)
+	}
+}
+
+// BenchmarkHealthParallel is the same with GOMAXPROCS concurrent callers.
+func BenchmarkHealthParallel(b *testing.B) {
+	sim := newSim(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			health(b, sim)
+		}
+	})
+}
