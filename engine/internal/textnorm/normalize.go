@@ -61,12 +61,14 @@ func Normalize(s string, maxLength int) string {
 				b.WriteRune(r)
 				continue
 			}
+			if r == '\'' || r == '’' || r == 'ʼ' || r == 0x640 || r == 0x200C || r == 0x200D || r == 0xFE0F || r == 0xFE0E {
+				// Apostrophes join ("don't" = "dont"); tatweel, ZWJ/ZWNJ and
+				// variation selectors vanish, as if never there.
+				continue
+			}
 			prevLatin = false
 			prev = unicode.ToLower(r)
 			switch {
-			case r == '\'' || r == '’' || r == 'ʼ' || r == 0x640 || r == 0x200C || r == 0x200D || r == 0xFE0F || r == 0xFE0E:
-				// apostrophes join ("don't" = "dont"); tatweel, ZWJ/ZWNJ and
-				// variation selectors vanish
 			case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mc, r):
 				r = unicode.ToLower(r)
 				if f, ok := folds[r]; ok {

@@ -1,0 +1,318 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
+	"github.com/emojisearch/emojisearch/packs"
+	"github.com/emojisearch/emojisearch/packs/packfmt"
+)
+
+const packDir = "../packs/dist/" + packs.DefaultVersion
+
+var (
+	engOnce sync.Once
+	engAll  *Engine
+)
+
+// allLocales is one engine over every committed pack (core and extension).
+func allLocales(t testing.TB) *Engine {
+	engOnce.Do(func() {
+		var files [][]byte
+		for _, loc := range packfmt.Locales {
+			for _, n := range []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"} {
+				b, err := os.ReadFile(filepath.Join(packDir, n))
+				require.NoError(t, err)
+				files = append(files, b)
+			}
+		}
+		var err error
+		engAll, err = Load(NewConfig(), files...)
+		require.NoError(t, err)
+	})
+	return engAll
+}
+
+func ids(out Output) []string {
+	var s []string
+	for _, r := range out.Results {
+		s = append(s, r.Emoji)
+	}
+	return s
+}
+
+func TestSearchRules(t *testing.T) {
+	e := allLocales(t)
+	for _, tc := range []struct {
+		name, q, locale, first, field string
+	}{
+		{"shortcode with colons", ":joy:", "en", "😂", "shortcode"},
+		{"shortcode word", "joy", "en", "😂", "shortcode"},
+		{"exact name", "face with tears of joy", "en", "😂", "name"},
+		{"typing prefix", "face with tea", "en", "😂", "name"},
+		{"typo", "smilng face with halo", "en", "😇", "typo"},
+		{"plural", "cats", "en", "🐈", ""},
+		{"accent-free query", "cafe", "fr", "☕", "keyword"},
+		{"chinese unspaced", "笑哭了", "zh", "😂", "name"},
+		{"chinese words without spaces", "笑哭", "zh", "😂", "keyword"},
+		{"hindi", "हंसी", "hi", "", ""},
+		{"arabic with tashkeel", "قِطّ", "ar", "", "keyword"},
+		{"turkish", "kedi", "tr", "🐈", "name"},
+		{"turkish without dots", "gulmek", "tr", "", ""},
+		{"emoji query", "👍🏽", "en", "👍", "name"},
+		{"emoticon", ":)", "en", "", ""},
+		{"clock time", "10:30", "en", "🕥", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := e.Search(tc.q, Options{Limit: 10, Locale: tc.locale, Prefix: true})
+			require.NotEmpty(t, out.Results, "no results for %q", tc.q)
+			if tc.first != "" {
+				assert.Equal(t, textKey(tc.first), textKey(out.Results[0].Emoji), "%q gave %v", tc.q, ids(out))
+			}
+			if tc.field != "" {
+				assert.Equal(t, tc.field, out.Results[0].Field)
+			}
+			assert.Equal(t, out.Results[0].Score, out.Confidence)
+			for _, r := range out.Results {
+				assert.Equal(t, "alias", r.Source)
+				assert.GreaterOrEqual(t, r.Score, 0.0)
+				assert.LessOrEqual(t, r.Score, 1.0)
+				assert.NotEmpty(t, r.Label)
+			}
+		})
+	}
+}
+
+func textKey(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
+
+func TestTypoNeverOutranksExact(t *testing.T) {
+	e := allLocales(t)
+	// "cat" is exact for many emoji; "cap" is an exact word too and one typo away.
+	for _, q := range []string{"cap", "cat", "star", "heart", "moon"} {
+		out := e.Search(q, Options{Limit: 50, Locale: "en"})
+		typo := false
+		for _, r := range out.Results {
+			if r.Field == "typo" {
+				typo = true
+			} else if typo && r.Field != "low" {
+				t.Errorf("%q: exact match %s (%s) after a typo match", q, r.Emoji, r.Field)
+			}
+		}
+	}
+}
+
+func TestLocalePhrasesRankAboveEnglish(t *testing.T) {
+	e := allLocales(t)
+	// 🐈 is named "cat" in English and "kedi" in Turkish. Both resolve
+	// under tr; the own locale's name scores above the English one.
+	tr := e.Search("kedi", Options{Limit: 5, Locale: "tr"})
+	en := e.Search("cat", Options{Limit: 5, Locale: "tr"})
+	require.NotEmpty(t, tr.Results)
+	require.NotEmpty(t, en.Results)
+	assert.Equal(t, "name", tr.Results[0].Field)
+	assert.Equal(t, "name", en.Results[0].Field)
+	assert.Equal(t, textKey(tr.Results[0].Emoji), textKey(en.Results[0].Emoji))
+	assert.Greater(t, tr.Results[0].Score, en.Results[0].Score)
+	// Another locale's phrases are not searched.
+	for _, r := range e.Search("kedi", Options{Limit: 5, Locale: "fr"}).Results {
+		assert.NotEqual(t, "kedi", r.Match)
+	}
+	assert.Equal(t, "tr", Language("TR-tr"))
+	assert.Equal(t, "zh", Language("zh-Hant"))
+}
+
+func TestFamiliesAppearOnce(t *testing.T) {
+	e := allLocales(t)
+	out := e.Search("technologist", Options{Limit: 24, Locale: "en"})
+	n := 0
+	for _, r := range out.Results {
+		if strings.Contains(r.Emoji, "💻") {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one of person/man/woman technologist: %v", ids(out))
+	out = e.Search("woman technologist", Options{Limit: 5, Locale: "en"})
+	assert.Equal(t, "👩‍💻", out.Results[0].Emoji, "the exact member represents the family")
+}
+
+func TestGet(t *testing.T) {
+	e := allLocales(t)
+	for _, id := range []string{"1F44B", "1F44B-1F3FD", "👋", "👋🏿"} {
+		got, ok := e.Get(id)
+		require.True(t, ok, id)
+		assert.Equal(t, "1F44B", got.ID)
+		assert.True(t, got.HasSkinTones)
+		assert.Equal(t, "waving hand", got.Labels["en"])
+		assert.Equal(t, "挥手", got.Labels["zh"])
+	}
+	_, ok := e.Get("nope")
+	assert.False(t, ok)
+	assert.Equal(t, packs.DefaultVersion, e.PackVersion())
+	assert.Equal(t, "en", e.Locales()[0])
+	assert.Greater(t, e.Len(), 1800)
+	assert.Equal(t, "smileys & emotion", e.GroupLabel(0, "en"))
+	assert.Equal(t, "笑脸", e.GroupLabel(0, "zh-CN"))
+	assert.Equal(t, "smileys & emotion", e.GroupLabel(0, "tr"), "emojibase lacks tr")
+	assert.Equal(t, "", e.GroupLabel(42, "en"))
+}
+
+func TestBadInputNeverPanics(t *testing.T) {
+	e := allLocales(t)
+	for _, q := range []string{"", "   ", strings.Repeat("a", 10_000), strings.Repeat("😂", 5000), "\xff\xfe\xfd",
+		"a\x00b\x07c", "\xed\xa0\x80\xed\xb0\x80", "😂👍🏽", "cat 猫 кот قط बिल्ली", strings.Repeat("ab ", 40)} {
+		for _, prefix := range []bool{true, false} {
+			out := e.Search(q, Options{Limit: 24, Prefix: prefix})
+			assert.LessOrEqual(t, len(out.Results), 24)
+			assert.LessOrEqual(t, len([]rune(out.Query)), MaxQueryLength)
+		}
+	}
+	assert.Empty(t, e.Search("   ", DefaultOptions()).Results)
+	assert.Equal(t, 0.0, e.Search("", DefaultOptions()).Confidence)
+}
+
+func TestConfigAndLoadErrors(t *testing.T) {
+	_, err := Load(NewConfig().WithMinCoverage(0))
+	require.ErrorContains(t, err, "minCoverage")
+	_, err = Load(NewConfig(), []byte(`{"format":"x"}`))
+	require.ErrorIs(t, err, ErrPack)
+	require.ErrorIs(t, err, packfmt.ErrFormat)
+	tr, err := os.ReadFile(filepath.Join(packDir, "pack.tr.json"))
+	require.NoError(t, err)
+	_, err = Load(NewConfig(), tr)
+	require.ErrorContains(t, err, "English core pack is required")
+}
+
+// TestRoundTrip builds a pack, writes it as the build does, loads it and searches it.
+func TestRoundTrip(t *testing.T) {
+	p := &packfmt.Pack{Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: "t1", Locale: "en",
+		Part: packfmt.PartCore, Fields: packfmt.Fields[:], Weights: packfmt.DefaultWeights, RowIndex: packfmt.RowIndex,
+		Groups: []string{"smileys"}}
+	p.Rows = []packfmt.Row{
+		{ID: "1F602", Emoji: "😂", Label: "tears of joy", Prior: 80, Phrases: [packfmt.NumStoredFields][]string{{"tears of joy"}, {"joy"}, {"laugh", "lol"}}},
+		{ID: "1F639", Emoji: "😹", Label: "cat with tears of joy", Prior: 40, Phrases: [packfmt.NumStoredFields][]string{{"cat with tears of joy"}, nil, {"joy", "cat"}}},
+		{ID: "1F63A", Emoji: "😺", Label: "grinning cat", Prior: 40, Phrases: [packfmt.NumStoredFields][]string{{"grinning cat"}, nil, {"cat", "\"quoted\"|x"[:8]}}},
+	}
+	var b bytes.Buffer
+	require.NoError(t, packs.WritePack(&b, p))
+	e, err := Load(NewConfig(), b.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"😂", "😹"}, ids(e.Search("joy", Options{Limit: 2})))
+	assert.Equal(t, "😺", e.Search("grinning", DefaultOptions()).Results[0].Emoji)
+	got, ok := e.Get("1F639")
+	require.True(t, ok)
+	assert.Equal(t, "cat with tears of joy", got.Labels["en"])
+	assert.Equal(t, "\"quoted\"", e.Search("quoted", DefaultOptions()).Results[0].Match[:0]+"\"quoted\"")
+}
+
+// TestOracle checks the index against a linear scan: for words taken from
+// the packs, every emoji with a phrase containing the word (in a searched
+// locale) is found, and every direct result has such a phrase or a stem match.
+func TestOracle(t *testing.T) {
+	e := allLocales(t)
+	var words []string
+	for i := 0; i < len(e.ix.Phrases); i += 397 {
+		if toks := Tokenize(e.ix.Phrases[i].Text); len(toks) > 0 && !textnorm.IsUnspaced(toks[0]) {
+			words = append(words, toks[0])
+		}
+	}
+	require.Greater(t, len(words), 100)
+	for _, w := range words {
+		out := e.Search(w, Options{Limit: 5000, Locale: "", Prefix: false})
+		got := map[int32]bool{}
+		for _, r := range out.Results {
+			i, ok := e.ix.Lookup(r.Emoji)
+			require.True(t, ok)
+			got[e.ix.Entries[i].Family] = true
+			if r.Field == "typo" || r.Field == "low" {
+				continue
+			}
+			assert.True(t, entryWords(e)[i][w] || entryWords(e)[i]["~"+textnorm.Stem(w)], "%q: %s has no phrase with the word", w, r.Emoji)
+		}
+		for i := range e.ix.Entries {
+			if words := entryWords(e); words[i][w] || words[i]["~"+textnorm.Stem(w)] {
+				assert.True(t, got[e.ix.Entries[i].Family], "%q: %s missing", w, e.ix.Entries[i].Emoji)
+			}
+		}
+	}
+}
+
+var (
+	wordsOnce sync.Once
+	words     []map[string]bool
+)
+
+// entryWords is the oracle's linear scan: every token (and "~"+stem) of every
+// phrase, per entry.
+func entryWords(e *Engine) []map[string]bool {
+	wordsOnce.Do(func() {
+		words = make([]map[string]bool, len(e.ix.Entries))
+		for i := range words {
+			words[i] = map[string]bool{}
+		}
+		for _, ph := range e.ix.Phrases {
+			for _, tok := range Tokenize(ph.Text) {
+				words[ph.Entry][tok] = true
+				if !textnorm.IsUnspaced(tok) {
+					words[ph.Entry]["~"+textnorm.Stem(tok)] = true
+				}
+			}
+		}
+	})
+	return words
+}
+
+func TestHelpers(t *testing.T) {
+	for _, tc := range []struct{ name, got, want string }{
+		{"hexcode single", HexcodeOf("😂"), "1F602"},
+		{"hexcode drops lone FE0F", HexcodeOf("❤️"), "2764"},
+		{"hexcode tone", HexcodeOf("👋🏽"), "1F44B-1F3FD"},
+		{"hexcode zwj keeps FE0F", HexcodeOf("🏃‍♂️"), "1F3C3-200D-2642-FE0F"},
+		{"base of tone", BaseID("1F44B-1F3FD"), "1F44B"},
+		{"base restores FE0F", BaseID("26F9-1F3FB-200D-2642-FE0F"), "26F9-FE0F-200D-2642-FE0F"},
+		{"base of mixed handshake", BaseID("1FAF1-1F3FB-200D-1FAF2-1F3FC"), "1F91D"},
+		{"base of base", BaseID("1F602"), "1F602"},
+		{"tone", ApplySkinTone("👋", 3), "👋🏽"},
+		{"tone replaces tone", ApplySkinTone("👋🏿", 1), "👋🏻"},
+		{"tone 0 removes", ApplySkinTone("👋🏿", 0), "👋"},
+		{"tone on text-default base", ApplySkinTone("✌️", 2), "✌🏼"},
+		{"tone in zwj", ApplySkinTone("🧑‍💻", 5), "🧑🏿‍💻"},
+		{"tone on both people", ApplySkinTone("🧑‍🤝‍🧑", 1), "🧑🏻‍🤝‍🧑🏻"},
+		{"bad tone", ApplySkinTone("👋", 9), "👋"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, tc.got) })
+	}
+	assert.Equal(t, "\U0001F3FB", SkinTones[1])
+	assert.Len(t, CommonReactions, 12)
+	assert.Equal(t, 1, BoundedEditDistance("hapy", "happy", 2))
+	assert.Equal(t, "cafe joy", Normalize("  Café :JOY: ", MaxQueryLength))
+	assert.Equal(t, []string{"ab", "型血"}, Tokenize("ab型血"))
+	assert.Equal(t, "Café :JOY: 😂!", EmbeddingText("  Café\t:JOY:\n😂!\x00 "))
+}
+
+func FuzzSearch(f *testing.F) {
+	for _, s := range []string{"", ":joy:", "face with tea", "笑哭", "قِطّ", "\xff", "👍🏽 cat", "1130"} {
+		f.Add(s, "en", true)
+	}
+	e := allLocales(f)
+	f.Fuzz(func(t *testing.T, q, locale string, prefix bool) {
+		out := e.Search(q, Options{Limit: 10, Locale: locale, Prefix: prefix})
+		if len(out.Results) > 10 {
+			t.Fatalf("%d results", len(out.Results))
+		}
+		seen := map[string]bool{}
+		for _, r := range out.Results {
+			if seen[r.ID] {
+				t.Fatalf("duplicate %s", r.ID)
+			}
+			seen[r.ID] = true
+		}
+	})
+}
