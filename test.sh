@@ -21,10 +21,10 @@ echo "== build"
 scripts/check-reproducible.sh
 
 echo "== go test (unit tests and e2e on hostsim)"
-E2E_SKIP_BUILD=1 go test -count=1 ./...
+E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
 
 if [ -z "${SKIP_WORKERD:-}" ]; then
   echo "== e2e on workerd"
   scripts/install-tools.sh
-  E2E_SKIP_BUILD=1 E2E_TARGET=workerd go test -count=1 ./e2e/
+  E2E_SKIP_BUILD=1 E2E_TARGET=workerd go test -count=1 -timeout 8m ./e2e/
 fi

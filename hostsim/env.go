@@ -43,7 +43,8 @@ func (s *Simulator) openBindings(ctx context.Context) (func(*jsrt.Runtime, *weba
 			WithHTMLHandling(a.HTMLHandling).
 			WithNotFoundHandling(a.NotFoundHandling).
 			WithRunWorkerFirst(a.RunWorkerFirst.All).
-			WithWorkerFirst(a.RunWorkerFirst.Patterns...)
+			WithWorkerFirst(a.RunWorkerFirst.Patterns...).
+			WithNavigationFallback(assets.NavigationFallbackFor(w.CompatibilityDate, w.CompatibilityFlags))
 		srv, err := assets.New(a.Directory, opts)
 		if err != nil {
 			return nil, err

@@ -200,6 +200,10 @@ func (r Realm) d1Result(res *d1.Result) jsrt.Value {
 	m := res.Meta
 	meta := r.RT.NewObject()
 	meta.Define("served_by", m.ServedBy)
+	meta.Define("served_by_primary", m.ServedByPrimary)
+	timings := r.RT.NewObject()
+	timings.Define("sql_duration_ms", m.SQLDuration)
+	meta.Define("timings", timings)
 	meta.Define("duration", m.Duration)
 	meta.Define("changes", float64(m.Changes))
 	meta.Define("last_row_id", float64(m.LastRowID))
@@ -207,6 +211,7 @@ func (r Realm) d1Result(res *d1.Result) jsrt.Value {
 	meta.Define("size_after", float64(m.SizeAfter))
 	meta.Define("rows_read", float64(m.RowsRead))
 	meta.Define("rows_written", float64(m.RowsWritten))
+	meta.Define("total_attempts", float64(m.TotalAttempts))
 	out := r.RT.NewObject()
 	out.Define("success", res.Success)
 	out.Define("meta", meta)
