@@ -159,6 +159,10 @@ func (inst *Instance) UseGlobal(g *jsrt.Object) {
 	inst.ids[g] = 5
 }
 
+// LiveRefs counts the JS values Go holds references to: flat while a
+// long-lived instance serves requests, or something leaks.
+func (inst *Instance) LiveRefs() int { return len(inst.values) - len(inst.idPool) }
+
 // Runtime returns the realm the instance lives in.
 func (inst *Instance) Runtime() *jsrt.Runtime { return inst.rt }
 

@@ -136,6 +136,22 @@ func (iso *Isolate) Close() {
 	<-iso.rt.Done()
 }
 
+// LiveRefs reports the JS values the current Go instance holds (0 when
+// none runs); see gojs.Instance.LiveRefs.
+func (iso *Isolate) LiveRefs() int {
+	n := make(chan int, 1)
+	if !iso.rt.Post(func() {
+		if iso.cur == nil || iso.cur.gi == nil {
+			n <- 0
+			return
+		}
+		n <- iso.cur.gi.LiveRefs()
+	}) {
+		return 0
+	}
+	return <-n
+}
+
 // Starts reports how many Go instances were started (1 while healthy).
 func (iso *Isolate) Starts() int {
 	iso.mu.Lock()

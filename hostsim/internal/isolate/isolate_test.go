@@ -141,3 +141,26 @@ func TestScheduled(t *testing.T) {
 	require.NoError(t, iso.Scheduled(context.Background(), "*/5 * * * *", time.Now()))
 	require.ErrorContains(t, iso.Scheduled(context.Background(), "fail", time.Now()), "job failed")
 }
+
+// A long-lived instance must not accumulate JS references request after
+// request (syumai's own entry leaks its stream callbacks this way).
+func TestNoReferenceLeakAcrossRequests(t *testing.T) {
+	iso := newIsolate(t, 5*time.Second)
+	serve := func(n int) {
+		for i := 0; i < n; i++ {
+			_, settled, err := fetch(t, iso, "/leak", []byte("body"))
+			require.NoError(t, err)
+			<-settled
+		}
+	}
+	collect := func() int {
+		_, settled, err := fetch(t, iso, "/gc", nil)
+		require.NoError(t, err)
+		<-settled
+		return iso.LiveRefs()
+	}
+	serve(100)
+	before := collect()
+	serve(1000)
+	assert.InDelta(t, before, collect(), 5, "live references stay flat")
+}

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"runtime"
 	"syscall/js"
 	"time"
 )
@@ -33,6 +34,11 @@ func main() {
 				panic("requested")
 			case "/hang":
 				return
+			case "/gc":
+				// Go frees its JS references from finalizers: collect twice so
+				// they have run before the answer.
+				runtime.GC()
+				runtime.GC()
 			case "/scheduled":
 				u.Path = fmt.Sprintf("/scheduled=%d", scheduled)
 			}
