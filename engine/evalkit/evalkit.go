@@ -4,6 +4,9 @@
 package evalkit
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
@@ -27,6 +30,41 @@ type Metrics struct {
 	NoResult         float64
 	Typing           float64 // share of prefixes (>= 3 characters) with a gold emoji in the top 10
 	TypingAll        float64 // share of queries whose every such prefix keeps a gold emoji in the top 10
+}
+
+// LoadEngineLocales loads the core and extension packs of the locales (English first).
+func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
+	var files [][]byte
+	for _, loc := range locales {
+		for _, n := range []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"} {
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, b)
+		}
+	}
+	return engine.Load(engine.NewConfig(), files...)
+}
+
+// ReadSet reads a JSON-lines search set.
+func ReadSet(path string) ([]Row, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r Row
+		if err := json.Unmarshal(line, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // LoadEngine loads the English core and extension packs plus the locale's.
@@ -127,3 +165,6 @@ func Prefixes(q string, minLen int) []string {
 	}
 	return out
 }
+
+// DefaultSearchOptions are the options of the trace: limit 24, prefix on.
+func DefaultSearchOptions() engine.Options { return engine.DefaultOptions() }

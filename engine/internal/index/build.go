@@ -50,6 +50,7 @@ type Index struct {
 	byKey   map[string]int32 // emoji key (no FE0F, no skin tones) -> entry
 	termID  map[string]int32
 	terms   []string // sorted
+	sigs    []uint64 // character signature of terms[i] (typo filter)
 	postOff []uint32 // postings of terms[i]: post[postOff[i]:postOff[i+1]]
 	post    []uint32 // phrase ids
 	stems   map[string][]uint32
@@ -169,7 +170,9 @@ func Build(packs []*packfmt.Pack) (*Index, error) {
 	}
 	slices.Sort(ix.terms)
 	ix.postOff = make([]uint32, 0, len(ix.terms)+1)
+	ix.sigs = make([]uint64, len(ix.terms))
 	for i, t := range ix.terms {
+		ix.sigs[i] = sig(t)
 		ix.termID[t] = int32(i)
 		ix.postOff = append(ix.postOff, uint32(len(ix.post)))
 		ix.post = append(ix.post, postings[t]...)
@@ -276,4 +279,15 @@ func isSymbolic(raw string) bool {
 		}
 	}
 	return punct > 0 && punct*2 >= len(strings.TrimSpace(raw))
+}
+
+// sig is a 64-bit set of the characters of s (by code point modulo 64). One
+// edit changes at most two bits, so terms whose signature differs from the
+// query's in more than 2*d bits are more than d edits away.
+func sig(s string) uint64 {
+	var v uint64
+	for _, r := range s {
+		v |= 1 << (uint(r) & 63)
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math/bits"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -17,6 +18,10 @@ const (
 	qBigram  = 0.75 // an unspaced two-character unit inside a longer word
 	qUnigram = 0.5  // an unspaced character inside a word
 )
+
+// prefixFanout is the number of completions above which short prefixes only
+// complete short words.
+const prefixFanout = 256
 
 // Params are the per-search settings.
 type Params struct {
@@ -277,7 +282,16 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	if last {
 		lo, hi := ix.prefixRange(u.Text)
 		n := float32(len(u.Text))
+		// A short prefix of a long word says little: with many candidates,
+		// only words at most four times the prefix's length complete it.
+		maxLen := 0
+		if hi-lo > prefixFanout {
+			maxLen = 4 * len(u.Text)
+		}
 		for t := lo; t < hi; t++ {
+			if maxLen > 0 && len(ix.terms[t]) > maxLen {
+				continue
+			}
 			if int32(t) != exact || !hasExact {
 				add(ix.postings(t), qPrefix+0.3*n/float32(len(ix.terms[t])), false)
 			}
@@ -306,9 +320,10 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	}
 	_, size := utf8.DecodeRuneInString(u.Text)
 	lo, hi := ix.prefixRange(u.Text[:size])
+	qs := sig(u.Text)
 	for t := lo; t < hi; t++ {
 		term := ix.terms[t]
-		if d := len(term) - len(u.Text); d > maxD || -d > maxD {
+		if d := len(term) - len(u.Text); d > maxD || -d > maxD || bits.OnesCount64(qs^ix.sigs[t]) > 2*maxD {
 			continue
 		}
 		if d := textnorm.BoundedEditDistance(u.Text, term, maxD); d <= maxD {
