@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/kv/filestore"
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 // answer builds the response to a hit the way miniflare's cache does

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/kv/filestore"
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 // Request is the cache key side of a call: the URL is the key; the method

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/kv/filestore"
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 // Namespace is one Workers KV namespace persisted in a directory. Like KV

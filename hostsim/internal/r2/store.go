@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/kv/filestore"
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 // Bucket is one R2 bucket persisted in a directory: objects/ holds a JSON

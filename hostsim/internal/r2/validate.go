@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf16"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/kv/filestore"
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 // validateKey is R2's object-name check (miniflare Validator.key).
