@@ -25,9 +25,23 @@ func newSim(b *testing.B) *hostsim.Simulator {
 	if _, err := os.Stat(wasm); err != nil {
 		b.Skip("build/worker/app.wasm is missing: run ./build.sh first")
 	}
+	// The Worker's console and hostsim's notices go to a file (shown on
+	// failure) so they do not interleave with the benchmark lines.
+	state := b.TempDir()
+	console, err := os.Create(filepath.Join(state, "console.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = console.Close()
+		if out, _ := os.ReadFile(console.Name()); b.Failed() && len(out) > 0 {
+			b.Logf("console:\n%s", out)
+		}
+	})
 	cfg := hostsim.NewConfig(filepath.Join(root, "wrangler.toml")).
 		WithWasm(wasm).
-		WithStateDir(b.TempDir()).
+		WithStateDir(state).
+		WithConsole(console, console).
 		WithCompilationCache(filepath.Join(os.TempDir(), "bench-wazero-cache")).
 		WithLog(nil).
 		WithCrons(false)
