@@ -194,7 +194,12 @@ func (inst *Instance) enter(ctx context.Context, fn api.Function, params ...uint
 	if inst.exited {
 		return ErrExited
 	}
-	inst.ctx = WithInstance(ctx, inst)
+	// Wrap once: resume passes inst.ctx back in, and wrapping it again on
+	// every event would grow a context chain that each import walks.
+	if FromContext(ctx) != inst {
+		ctx = WithInstance(ctx, inst)
+	}
+	inst.ctx = ctx
 	inst.depth++
 	_, err := fn.Call(inst.ctx, params...)
 	inst.depth--
