@@ -26,10 +26,16 @@ for variant in worker worker-diag; do
   cp worker/entry/worker.mjs "$out/$variant/worker.mjs"
 done
 
-# Static assets: everything under assets/ (packs and culture files join it).
-if [ -d assets ]; then
-  cp -R assets/. "$out/assets/"
-fi
+# Static assets: assets/ (with its _headers rules), plus every built pack
+# version under /v1/pack/<version>/ (immutable once published).
+rm -rf "$out/assets" && mkdir -p "$out/assets/v1/pack"
+cp -R assets/. "$out/assets/"
+for dir in packs/dist/*/; do
+  version=$(basename "$dir")
+  mkdir -p "$out/assets/v1/pack/$version"
+  cp "$dir"manifest.json "$dir"pack.*.json "$out/assets/v1/pack/$version/"
+  cp "$dir"vectors.*.bin "$out/assets/v1/pack/$version/" 2>/dev/null || true
+done
 
 go build "${flags[@]}" -o "$out/bin/hostsim" ./hostsim/cmd/hostsim
 

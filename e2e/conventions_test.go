@@ -47,7 +47,7 @@ func TestServiceConventions(t *testing.T) {
 func TestHealthBody(t *testing.T) {
 	body := get(t, "/v1/health").JSON(t)
 	assert.Equal(t, true, body["ok"])
-	assert.Equal(t, "2026.11.0", body["packVersion"], "packVersion comes from wrangler.toml vars")
+	assert.Equal(t, "e17c48r1", body["packVersion"], "packVersion comes from wrangler.toml vars")
 	assert.Equal(t, "bge-m3@1024", body["model"])
 	// workerd binds AI (it runs remotely); hostsim leaves it unbound until a
 	// local model is configured, and then reports no embedding backend.

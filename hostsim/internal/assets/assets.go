@@ -14,7 +14,8 @@
 // html_handling redirects, single-page-application with and without
 // run_worker_first rules, and env.ASSETS.fetch.
 //
-// Not simulated: _headers and _redirects (never served, otherwise ignored);
+// _headers rules (splats, placeholders, `! Name` detach) apply to every
+// asset served. Not simulated: _redirects (never served, otherwise ignored);
 // assets.base_path; the free-plan 429 for Worker-first requests.
 package assets
 
@@ -44,8 +45,9 @@ type Server struct {
 	workerOnly []*regexp.Regexp // run_worker_first rules: to the Worker
 	assetsOnly []*regexp.Regexp // "!/" rules: straight to the assets
 
-	mu    sync.RWMutex
-	files map[string]entry
+	mu      sync.RWMutex
+	files   map[string]entry
+	headers []headerRule // from _headers
 }
 
 // New indexes dir and checks the options, reporting every problem at once.
@@ -58,10 +60,14 @@ func New(dir string, opts Options) (*Server, error) {
 	if err != nil {
 		problems = append(problems, err)
 	}
+	rules, err := loadHeaders(dir)
+	if err != nil {
+		problems = append(problems, err)
+	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("assets: %w", errors.Join(problems...))
 	}
-	s := &Server{dir: dir, opts: opts, files: files}
+	s := &Server{dir: dir, opts: opts, files: files, headers: rules}
 	for _, rule := range opts.WorkerFirst {
 		if strings.HasPrefix(rule, "!") {
 			s.assetsOnly = append(s.assetsOnly, globRule(rule[1:]))
@@ -79,8 +85,12 @@ func (s *Server) Reload() error {
 	if err != nil {
 		return err
 	}
+	rules, err := loadHeaders(s.dir)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
-	s.files = files
+	s.files, s.headers = files, rules
 	s.mu.Unlock()
 	return nil
 }
@@ -151,10 +161,12 @@ func (s *Server) Fetch(method, target string, header http.Header) *Response {
 		h.Set("Location", encoded+query)
 		return &Response{Status: http.StatusTemporaryRedirect, Header: h}
 	}
-	return s.serve(in, method, header)
+	return s.serve(in, decoded, method, header)
 }
 
-func (s *Server) serve(in intent, method string, header http.Header) *Response {
+// serve answers with an asset; path is the request's decoded path, which
+// _headers rules match.
+func (s *Server) serve(in intent, path, method string, header http.Header) *Response {
 	h := http.Header{}
 	strong := `"` + in.asset.etag + `"`
 	h.Set("ETag", strong)
@@ -165,6 +177,9 @@ func (s *Server) serve(in intent, method string, header http.Header) *Response {
 		h.Set("Cache-Control", CacheControl)
 	}
 	h.Set("CF-Cache-Status", CacheStatus)
+	s.mu.RLock()
+	applyHeaders(s.headers, path, h)
+	s.mu.RUnlock()
 	resp := &Response{Status: in.status, Header: h, File: in.asset.file, Size: in.asset.size}
 	if inm := header.Get("If-None-Match"); inm == strong || inm == "W/"+strong {
 		resp.Status = http.StatusNotModified

@@ -436,3 +436,34 @@ func TestNavigationFallbackFor(t *testing.T) {
 		assert.Equal(t, tc.want, NavigationFallbackFor(tc.date, tc.flags), "%s %v", tc.date, tc.flags)
 	}
 }
+
+func TestHeadersFile(t *testing.T) {
+	s := newServer(t, map[string]string{
+		"_headers": "# comment\n/v1/pack/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n" +
+			"/v1/:section/index.json\n  X-Section: yes\n  ! CF-Cache-Status\n/v1/pack/*\n  X-Extra: a\n/*\n  X-Extra: b\n",
+		"v1/pack/7/manifest.json":  "{}",
+		"v1/culture/index.json":    "{}",
+		"other.txt":                "x",
+	}, Options{})
+	cases := []struct {
+		path   string
+		header map[string]string
+	}{
+		{"/v1/pack/7/manifest.json", map[string]string{"Cache-Control": "public, max-age=31536000, immutable", "Access-Control-Allow-Origin": "*", "X-Extra": "a, b", "Cf-Cache-Status": "HIT"}},
+		{"/v1/culture/index.json", map[string]string{"Cache-Control": CacheControl, "X-Section": "yes", "Cf-Cache-Status": "", "X-Extra": "b"}},
+		{"/other.txt", map[string]string{"Cache-Control": CacheControl, "Access-Control-Allow-Origin": "", "X-Extra": "b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			res := s.Fetch(http.MethodGet, tc.path, http.Header{})
+			require.Equal(t, 200, res.Status)
+			for k, v := range tc.header {
+				assert.Equal(t, v, res.Header.Get(k), k)
+			}
+		})
+	}
+	_, err := parseHeaders("X-No-Rule: 1\n")
+	assert.ErrorContains(t, err, "line 1")
+	_, err = parseHeaders("/a\n  missing-colon\n")
+	assert.ErrorContains(t, err, "line 2")
+}

@@ -1,0 +1,49 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Packs are static assets under /v1/pack/<version>/ with the immutable
+// headers of spec 1; anything else there is a 404 that is never cached.
+func TestPacksAreImmutableStaticFiles(t *testing.T) {
+	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
+	base := "/v1/pack/" + version + "/"
+	res := get(t, base+"manifest.json")
+	require.Equal(t, 200, res.Status, string(res.Body))
+	var manifest struct {
+		PackVersion string   `json:"packVersion"`
+		Locales     []string `json:"locales"`
+		Files       map[string]struct {
+			SHA256 string `json:"sha256"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal(res.Body, &manifest))
+	assert.Equal(t, version, manifest.PackVersion, "health reports the version served")
+	assert.Len(t, manifest.Locales, 11)
+
+	for _, name := range []string{"manifest.json", "pack.en.json", "pack.zh.ext.json"} {
+		r := get(t, base+name)
+		require.Equal(t, 200, r.Status, name)
+		assert.Equal(t, "public, max-age=31536000, immutable", r.Header.Get("Cache-Control"), name)
+		assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"), name)
+		assert.Contains(t, r.Header.Get("Content-Type"), "application/json", name)
+		if f, listed := manifest.Files[name]; listed {
+			sum := sha256.Sum256(r.Body)
+			assert.Equal(t, f.SHA256, hex.EncodeToString(sum[:]), "%s matches its manifest hash", name)
+		}
+	}
+	for _, path := range []string{base + "pack.xx.json", base + "secrets.txt", "/v1/pack/no-such-version/manifest.json", "/v1/pack/"} {
+		r := get(t, path)
+		assert.Equal(t, 404, r.Status, path)
+		assert.Equal(t, "no-store", r.Header.Get("Cache-Control"), path)
+		assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"), path)
+	}
+	assert.Equal(t, 404, get(t, "/_headers").Status, "the rules file itself is never served")
+}
