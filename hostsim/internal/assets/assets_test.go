@@ -441,9 +441,9 @@ func TestHeadersFile(t *testing.T) {
 	s := newServer(t, map[string]string{
 		"_headers": "# comment\n/v1/pack/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n" +
 			"/v1/:section/index.json\n  X-Section: yes\n  ! CF-Cache-Status\n/v1/pack/*\n  X-Extra: a\n/*\n  X-Extra: b\n",
-		"v1/pack/7/manifest.json":  "{}",
-		"v1/culture/index.json":    "{}",
-		"other.txt":                "x",
+		"v1/pack/7/manifest.json": "{}",
+		"v1/culture/index.json":   "{}",
+		"other.txt":               "x",
 	}, Options{})
 	cases := []struct {
 		path   string
