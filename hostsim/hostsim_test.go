@@ -148,3 +148,25 @@ func TestCronsFireOnTime(t *testing.T) {
 		return strings.Contains(got, "/scheduled=3")
 	}, 5*time.Second, 20*time.Millisecond, "three days, one run each at 03:17")
 }
+
+func TestRunPlainProgram(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "prog.wasm")
+	cmd := exec.Command("go", "build", "-o", out, "./testdata/prog")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	msg, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(msg))
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "input.txt"), []byte("from file, "), 0o644))
+	var stdout, stderr strings.Builder
+	code, err := Run(context.Background(), Program{
+		Wasm: out, Args: []string{dir}, Env: map[string]string{"GREETING": "hi"},
+		Stdin: strings.NewReader("from stdin"), Stdout: &stdout, Stderr: &stderr,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 3, code, stderr.String())
+	assert.Equal(t, "files=[input.txt output.txt] missing=true env=hi cwd-set=true\n", stdout.String())
+	written, err := os.ReadFile(filepath.Join(dir, "output.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "from file, from stdin", string(written))
+}

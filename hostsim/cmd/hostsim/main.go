@@ -3,6 +3,11 @@
 //
 //	hostsim serve [--port 8787] [--state .hostsim] [--config wrangler.toml] [--env NAME]
 //	              [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]
+//	hostsim run FILE.wasm [args...]
+//
+// `run` executes a plain Go js/wasm program (not a Worker) with the host's
+// files, stdin and stdout, like Go's go_js_wasm_exec does with Node:
+// GOOS=js GOARCH=wasm go test -exec "$PWD/build/bin/hostsim run" ./engine/...
 //
 // It listens on localhost, logs one line per request, and on SIGINT or
 // SIGTERM finishes the requests in flight and their waitUntil work before
@@ -25,8 +30,12 @@ import (
 )
 
 func main() {
+	if len(os.Args) >= 3 && os.Args[1] == "run" {
+		os.Exit(runProgram(os.Args[2], os.Args[3:]))
+	}
 	if len(os.Args) < 2 || os.Args[1] != "serve" {
-		fmt.Fprintln(os.Stderr, "usage: hostsim serve [--port N] [--state DIR] [--config wrangler.toml] [--env NAME] [--rate-limit-scale N] [--no-crons] [--quiet]")
+		fmt.Fprintln(os.Stderr, "usage: hostsim serve [--port N] [--state DIR] [--config wrangler.toml] [--env NAME] [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]")
+		fmt.Fprintln(os.Stderr, "       hostsim run FILE.wasm [args...]   (a plain Go js/wasm program, e.g. go test -exec \"hostsim run\")")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
@@ -44,6 +53,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
 	}
+}
+
+// runProgram runs a plain Go js/wasm program to its end with the host's
+// files, stdin and stdout, and returns its exit code.
+func runProgram(wasm string, args []string) int {
+	code, err := hostsim.Run(context.Background(), hostsim.Program{
+		Wasm: wasm, Args: args, Env: hostsim.ProgramEnv(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		CacheDir: hostsim.DefaultCacheDir(),
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostsim run:", err)
+		return 1
+	}
+	return code
 }
 
 func run(port int, state, config, env, wasm string, scale int, crons, quiet bool) error {
