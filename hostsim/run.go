@@ -106,4 +106,3 @@ func DefaultCacheDir() string {
 	}
 	return filepath.Join(dir, "hostsim-wazero")
 }
-
