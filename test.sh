@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and vet, unit tests, the js/wasm build of the
-# engine and the worker, the e2e suite on hostsim, then the same e2e suite on
-# workerd (wrangler dev, offline) to prove the simulator tells the truth.
+# Runs every test: formatting and vet, unit tests, the e2e suite on hostsim,
+# the engine's tests compiled to js/wasm and run under hostsim, short fuzz
+# runs, then the e2e suite on workerd (wrangler dev, offline) to prove the
+# simulator tells the truth.
 #   ./test.sh             everything
 #   SKIP_WORKERD=1 ./test.sh   without the workerd pass
 set -euo pipefail
@@ -22,6 +23,13 @@ scripts/check-reproducible.sh
 
 echo "== go test (unit tests and e2e on hostsim)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
+
+echo "== engine and service compiled to js/wasm, run under hostsim"
+GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim run" ./engine/... ./service/...
+
+echo "== fuzz (short budget)"
+go test -run '^$' -fuzz '^FuzzSearch$' -fuzztime "${FUZZTIME:-15s}" ./engine
+go test -run '^$' -fuzz '^FuzzNormalize$' -fuzztime "${FUZZTIME:-15s}" ./engine/internal/textnorm
 
 if [ -z "${SKIP_WORKERD:-}" ]; then
   echo "== e2e on workerd"
