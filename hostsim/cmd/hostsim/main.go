@@ -23,10 +23,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim"
+	"github.com/emojisearch/emojisearch/hostsim/aimodel"
 )
 
 func main() {
@@ -47,9 +49,17 @@ func main() {
 	noCrons := fs.Bool("no-crons", false, "do not fire triggers.crons on real time (/__scheduled still works)")
 	quiet := fs.Bool("quiet", false, "no per-request log lines")
 	wasm := fs.String("wasm", "", "run this module instead of the one wrangler.toml's main imports (for example the diag build)")
+	aiPath := fs.String("ai-model", "", "bind [ai] to this local embedding model file (e.g. packs/models/glove-cldr.100.embm)")
+	aiPort := fs.Int("ai-port", 0, "with --ai-model: also serve it as the Workers AI REST API on 127.0.0.1:N")
+	aiAlias := fs.String("ai-alias", "", "with --ai-model: more model names it answers to, comma-separated")
 	_ = fs.Parse(os.Args[2:])
 
-	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet); err != nil {
+	ai, err := localAI(*aiPath, *aiPort, *aiAlias)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostsim:", err)
+		os.Exit(1)
+	}
+	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai); err != nil {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
 	}
@@ -70,7 +80,36 @@ func runProgram(wasm string, args []string) int {
 	return code
 }
 
-func run(port int, state, config, env, wasm string, scale int, crons, quiet bool) error {
+// localAI opens the --ai-model file and, with --ai-port, starts its REST
+// endpoint; nil without --ai-model.
+func localAI(path string, port int, alias string) (*aimodel.Model, error) {
+	if path == "" {
+		if port != 0 || alias != "" {
+			return nil, errors.New("--ai-port and --ai-alias need --ai-model")
+		}
+		return nil, nil
+	}
+	m, err := aimodel.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if alias != "" {
+		m = m.WithNames(strings.Split(alias, ",")...)
+	}
+	if port != 0 {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			return nil, err
+		}
+		srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		fmt.Fprintf(os.Stderr, "hostsim: Workers AI REST for %s on http://%s/accounts/local/ai/run/%s\n",
+			m.Embedding().Name(), ln.Addr(), aimodel.Name)
+	}
+	return m, nil
+}
+
+func run(port int, state, config, env, wasm string, scale int, crons, quiet bool, ai *aimodel.Model) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -81,6 +120,9 @@ func run(port int, state, config, env, wasm string, scale int, crons, quiet bool
 	}
 	if wasm != "" {
 		cfg = cfg.WithWasm(wasm)
+	}
+	if ai != nil {
+		cfg = cfg.WithAI(ai)
 	}
 	sim, err := hostsim.New(ctx, cfg)
 	if err != nil {
