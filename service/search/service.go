@@ -1,0 +1,254 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/service/httpx"
+)
+
+// EngineVersion changes whenever ranking code changes, so the shared cache
+// never answers from an older engine (spec 1, Versioning 4).
+const EngineVersion = "1"
+
+// CacheLifetime is how long the shared cache keeps an answer (spec 1).
+const CacheLifetime = 7 * 24 * time.Hour
+
+// Cache is the shared edge cache, keyed by URL.
+type Cache interface {
+	Get(ctx context.Context, key string) ([]byte, bool, error)
+	Put(ctx context.Context, key string, body []byte, ttl time.Duration) error
+}
+
+// Hit is one emoji of the meaning tier with its cosine similarity.
+type Hit struct {
+	ID     string
+	Emoji  string
+	Cosine float64
+}
+
+// Meaning is the meaning tier: it embeds text and returns the nearest
+// emoji over the shared English vectors and the locale's own.
+type Meaning interface {
+	Search(ctx context.Context, text, locale string, k int) ([]Hit, error)
+}
+
+// Fuser merges the tiers (engine/fusion in production).
+type Fuser func(alias engine.Output, semantic []Hit, limit int) []Item
+
+// Config wires a Service.
+type Config struct {
+	PackVersion string
+	Model       string
+	// DataHash identifies the served packs and vector files; it is part of
+	// the cache key so a data fix under one pack version is never answered
+	// from older entries.
+	DataHash string
+	Packs    *Packs
+	Meaning  Meaning // nil: no embedding backend bound (alias-only service)
+	Fuse     Fuser
+	Cache    Cache // nil: no shared cache
+	// Background runs work after the response (waitUntil); nil runs it
+	// inline.
+	Background func(ctx context.Context, fn func(context.Context))
+	Now        func() time.Time
+}
+
+// Service answers GET /v1/search.
+type Service struct{ cfg Config }
+
+// New returns the search service.
+func New(cfg Config) *Service {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Background == nil {
+		cfg.Background = func(ctx context.Context, fn func(context.Context)) { fn(ctx) }
+	}
+	return &Service{cfg: cfg}
+}
+
+// Item is a result item of spec 1.
+type Item struct {
+	Emoji     string  `json:"emoji"`
+	ID        string  `json:"id"`
+	Score     float64 `json:"score"`
+	Source    string  `json:"source"`
+	ImageURL  string  `json:"imageUrl,omitempty"`
+	Shortcode string  `json:"shortcode,omitempty"`
+	Context   string  `json:"context,omitempty"`
+	CultureID string  `json:"cultureId,omitempty"`
+}
+
+// Response is the search response of spec 1.
+type Response struct {
+	Query       string  `json:"query"`
+	Results     []Item  `json:"results"`
+	PackVersion string  `json:"packVersion"`
+	Model       string  `json:"model"`
+	Cached      bool    `json:"cached"`
+	Degraded    bool    `json:"degraded"`
+	OverLimit   bool    `json:"overLimit"`
+	AliasLocale *string `json:"aliasLocale"`
+	Culture     any     `json:"culture"`
+}
+
+// Cache-Control values of spec 1's table.
+const (
+	ccNormal  = "public, max-age=3600, s-maxage=86400"
+	ccCulture = "public, max-age=3600"
+	ccPrivate = "private, max-age=60"
+	ccNoStore = "no-store"
+)
+
+// ServeHTTP answers GET /v1/search for anonymous callers.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.cfg.Now()
+	p, err := ParseParams(r.URL.Query())
+	if err != nil {
+		httpx.Error(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	res, timing := s.search(r.Context(), p)
+	h := w.Header()
+	switch {
+	case res.cacheControl != "":
+		h.Set("Cache-Control", res.cacheControl)
+	case p.Culture:
+		h.Set("Cache-Control", ccCulture)
+	default:
+		h.Set("Cache-Control", ccNormal)
+	}
+	total := s.cfg.Now().Sub(start)
+	if timing.embedded {
+		h.Set("Server-Timing", fmt.Sprintf("embed;dur=%s, total;dur=%s", ms(timing.embed), ms(total)))
+	} else {
+		h.Set("Server-Timing", "total;dur="+ms(total))
+	}
+	httpx.JSON(w, http.StatusOK, res.Response)
+}
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64)
+}
+
+type answer struct {
+	Response
+	cacheControl string // set when the table says otherwise than normal/culture
+}
+
+type timing struct {
+	embedded bool
+	embed    time.Duration
+}
+
+// search builds the canonical answer: from the shared cache when it holds
+// one, else from the tiers (then cached unless degraded or incomplete).
+func (s *Service) search(ctx context.Context, p Params) (answer, timing) {
+	key := s.cacheKey(p)
+	if s.cfg.Cache != nil {
+		if body, ok, err := s.cfg.Cache.Get(ctx, key); err == nil && ok {
+			var cached Response
+			if json.Unmarshal(body, &cached) == nil {
+				cached.Cached = true
+				return answer{Response: cached}, timing{}
+			}
+		}
+	}
+	a := answer{Response: Response{PackVersion: s.cfg.PackVersion, Model: s.cfg.Model, Results: []Item{}}}
+	var t timing
+	complete := true
+
+	eng, err := s.cfg.Packs.Engine(ctx, p.Locale)
+	if err != nil {
+		complete = false // semantic-only, uncached, retried next time
+	}
+	a.Query = engine.Normalize(p.Query, MaxQueryLength)
+
+	// The alias tier runs in hybrid mode, and in semantic mode when there is
+	// no meaning tier to answer (none bound, or it failed: degraded).
+	useAlias := p.Mode == Hybrid || s.cfg.Meaning == nil
+	var hits []Hit
+	if s.cfg.Meaning != nil {
+		begin := s.cfg.Now()
+		hits, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
+		t = timing{embedded: true, embed: s.cfg.Now().Sub(begin)}
+		if err != nil {
+			a.Degraded, hits, useAlias = true, nil, true
+		}
+	}
+	var alias engine.Output
+	if useAlias && eng != nil {
+		opts := engine.DefaultOptions()
+		opts.Locale, opts.Limit = p.Locale, p.Limit
+		alias = eng.Search(p.Query, opts)
+		locale := p.Locale
+		a.AliasLocale = &locale
+	}
+	a.Results = s.merge(alias, hits, p.Limit)
+	if a.Degraded || !complete {
+		a.cacheControl = ccNoStore
+		return a, t
+	}
+	if s.cfg.Cache != nil {
+		body, err := json.Marshal(a.Response)
+		if err == nil {
+			s.cfg.Background(ctx, func(ctx context.Context) {
+				_ = s.cfg.Cache.Put(ctx, key, body, CacheLifetime)
+			})
+		}
+	}
+	return a, t
+}
+
+// merge fuses the tiers, or converts the alias tier alone.
+func (s *Service) merge(alias engine.Output, hits []Hit, limit int) []Item {
+	if len(hits) > 0 && s.cfg.Fuse != nil {
+		return s.cfg.Fuse(alias, hits, limit)
+	}
+	out := make([]Item, 0, min(limit, len(alias.Results)+len(hits)))
+	for _, r := range alias.Results {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, Item{Emoji: r.Emoji, ID: r.ID, Score: r.Score, Source: "alias"})
+	}
+	for _, h := range hits {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, Item{Emoji: h.Emoji, ID: h.ID, Score: clamp01(h.Cosine), Source: "semantic"})
+	}
+	return out
+}
+
+func clamp01(f float64) float64 {
+	switch {
+	case f < 0 || f != f:
+		return 0
+	case f > 1:
+		return 1
+	}
+	return f
+}
+
+// cacheKey is spec 1's shared-cache key: the embedded query text, locale,
+// limit, mode, index version and a hash of the served data and engine. It
+// holds no key, app or origin.
+func (s *Service) cacheKey(p Params) string {
+	q := url.Values{}
+	q.Set("t", engine.EmbeddingText(p.Query))
+	q.Set("l", p.Locale)
+	q.Set("n", strconv.Itoa(p.Limit))
+	q.Set("m", string(p.Mode))
+	q.Set("v", s.cfg.PackVersion)
+	q.Set("h", s.cfg.DataHash+"."+EngineVersion+"."+s.cfg.Model)
+	return "https://search-cache.internal/v1/search?" + q.Encode()
+}
+
