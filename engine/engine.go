@@ -2,15 +2,18 @@
 // in-memory index built from packs (packs/FORMAT.md) and a synchronous search
 // for every keystroke. It is pure Go and builds natively and for js/wasm.
 //
-//	eng, err := engine.Load(engine.NewConfig(), enCore, trCore, trExt)
+//	eng, err := engine.Load(engine.NewConfig(), enIndex, trIndex) // index.en.bin, index.tr.bin
+//	// or the JSON packs: engine.Load(engine.NewConfig(), enCore, enExt, trCore, trExt)
 //	out := eng.Search(":joy:", engine.DefaultOptions()) // out.Results[0].Emoji == "😂"
 //
 // Spec: shared/spec/3-client-library.md (createEngine, search, get, helpers).
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
@@ -35,62 +38,119 @@ func (c Config) WithMinCoverage(v float64) Config {
 	return c
 }
 
-// Engine searches a fixed set of packs. It is safe for concurrent use.
+// Engine searches a fixed set of locales. It is safe for concurrent use.
 type Engine struct {
 	cfg   Config
-	packs []*packfmt.Pack
+	segs  []*index.Segment
+	packs []*packfmt.Pack // JSON packs, kept so With can rebuild their locales
 	ix    *index.Index
 }
 
-// Load decodes pack files (JSON, as served under /v1/pack/<version>/) and
-// builds an engine. The English core pack is required.
+// Load builds an engine from files of one pack version, English first or
+// not: binary indexes (index.<locale>.bin, written by the pack build with
+// WriteIndex; fast, nothing to normalize) and JSON packs (pack.<locale>.json
+// and pack.<locale>.ext.json, as served under /v1/pack/<version>/; indexed
+// here). The English locale is required. Binary indexes are used in place:
+// their bytes must not change afterwards.
+//
+//	eng, err := engine.Load(engine.NewConfig(), enBin, trBin) // index.en.bin, index.tr.bin
 func Load(cfg Config, files ...[]byte) (*Engine, error) {
-	packs, err := decode(files)
-	if err != nil {
-		return nil, err
-	}
-	return New(cfg, packs...)
+	return (&Engine{cfg: cfg}).With(files...)
 }
 
-func decode(files [][]byte) ([]*packfmt.Pack, error) {
-	packs := make([]*packfmt.Pack, 0, len(files))
+// New builds an engine from decoded JSON packs.
+func New(cfg Config, packs ...*packfmt.Pack) (*Engine, error) {
+	return (&Engine{cfg: cfg}).add(nil, packs)
+}
+
+// WriteIndex writes the binary index of one locale (packs/FORMAT.md, "Binary
+// index"): the phrases of the locale's packs among packs, normalized and
+// indexed over the entries of the English core pack, which packs must hold.
+// The pack build calls it; the output depends only on the packs.
+func WriteIndex(w io.Writer, locale string, packs ...*packfmt.Pack) error {
+	if err := index.WriteSegment(w, locale, packs); err != nil {
+		return fmt.Errorf("%w: %w", ErrPack, err)
+	}
+	return nil
+}
+
+// With returns a new engine over this engine's locales plus more files (for
+// example a locale loaded on first use), read as Load reads them. Binary
+// locales already loaded are reused as they are. The receiver is unchanged.
+func (e *Engine) With(files ...[]byte) (*Engine, error) {
+	var segs []*index.Segment
+	var packs []*packfmt.Pack
 	for i, f := range files {
+		if index.IsBinary(f) {
+			s, err := index.DecodeSegment(f)
+			if err != nil {
+				return nil, fmt.Errorf("%w: file %d: %w", ErrPack, i, err)
+			}
+			segs = append(segs, s)
+			continue
+		}
 		p, err := packfmt.Decode(f)
 		if err != nil {
 			return nil, fmt.Errorf("%w: file %d: %w", ErrPack, i, err)
 		}
 		packs = append(packs, p)
 	}
-	return packs, nil
+	return e.add(segs, packs)
 }
 
-// New builds an engine from decoded packs.
-func New(cfg Config, packs ...*packfmt.Pack) (*Engine, error) {
-	if !(cfg.minCoverage > 0 && cfg.minCoverage <= 1) {
-		return nil, fmt.Errorf("engine: minCoverage %v is not in (0, 1]", cfg.minCoverage)
+// add indexes the locales of new JSON packs (again, with the packs kept
+// from before) and assembles every segment, English first.
+func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, error) {
+	if !(e.cfg.minCoverage > 0 && e.cfg.minCoverage <= 1) {
+		return nil, fmt.Errorf("engine: minCoverage %v is not in (0, 1]", e.cfg.minCoverage)
 	}
-	if len(packs) > 64 {
-		return nil, fmt.Errorf("%w: at most 64 packs", ErrPack)
+	out := &Engine{cfg: e.cfg, packs: append(slices.Clone(e.packs), packs...)}
+	rebuild := map[string]bool{}
+	var order []string
+	for _, p := range packs {
+		if !rebuild[p.Locale] {
+			rebuild[p.Locale] = true
+			order = append(order, p.Locale)
+		}
 	}
-	ix, err := index.Build(packs)
+	for _, s := range e.segs {
+		if !rebuild[s.Locale()] {
+			out.segs = append(out.segs, s)
+		}
+	}
+	out.segs = append(out.segs, segs...)
+	for _, loc := range order {
+		var b bytes.Buffer
+		if err := index.WriteSegment(&b, loc, out.packs); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrPack, err)
+		}
+		s, err := index.DecodeSegment(b.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrPack, err)
+		}
+		out.segs = append(out.segs, s)
+	}
+	slices.SortStableFunc(out.segs, func(a, b *index.Segment) int { return rankEN(a.Locale()) - rankEN(b.Locale()) })
+	if len(out.segs) == 0 || out.segs[0].Locale() != "en" {
+		return nil, fmt.Errorf("%w: the English core pack (or index.en.bin) is required", ErrPack)
+	}
+	ix, err := index.New(out.segs...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPack, err)
 	}
-	return &Engine{cfg: cfg, packs: slices.Clone(packs), ix: ix}, nil
+	out.ix = ix
+	return out, nil
 }
 
-// With returns a new engine over this engine's packs plus more pack files
-// (for example a locale loaded on first use). The receiver is unchanged.
-func (e *Engine) With(files ...[]byte) (*Engine, error) {
-	more, err := decode(files)
-	if err != nil {
-		return nil, err
+func rankEN(loc string) int {
+	if loc == "en" {
+		return 0
 	}
-	return New(e.cfg, append(slices.Clone(e.packs), more...)...)
+	return 1
 }
 
 // PackVersion is the version of the loaded packs.
-func (e *Engine) PackVersion() string { return e.packs[0].PackVersion }
+func (e *Engine) PackVersion() string { return e.ix.PackVersion }
 
 // Locales lists the loaded locales, English first.
 func (e *Engine) Locales() []string { return slices.Clone(e.ix.Locales) }
@@ -119,7 +179,7 @@ func (e *Engine) Get(id string) (EmojiEntry, bool) {
 	out := EmojiEntry{Emoji: ent.Emoji, ID: ent.ID, Group: int(ent.Group), Version: float64(ent.Version),
 		HasSkinTones: ent.Skins, Labels: map[string]string{}}
 	for li, loc := range e.ix.Locales {
-		if l := e.ix.Labels[li][i]; l != "" {
+		if l := e.ix.Label(li, i); l != "" {
 			out.Labels[loc] = l
 		}
 	}
@@ -145,8 +205,8 @@ func (e *Engine) lookup(id string) (int32, bool) {
 func (e *Engine) GroupLabel(group int, locale string) string {
 	for _, loc := range []string{Language(locale), "en"} {
 		for li, l := range e.ix.Locales {
-			if l == loc && group >= 0 && group < len(e.ix.Groups[li]) && e.ix.Groups[li][group] != "" {
-				return e.ix.Groups[li][group]
+			if g := e.ix.Group(li, group); l == loc && g != "" {
+				return g
 			}
 		}
 	}

@@ -218,11 +218,14 @@ func TestRoundTrip(t *testing.T) {
 func TestOracle(t *testing.T) {
 	e := allLocales(t)
 	var words []string
-	for i := 0; i < len(e.ix.Phrases); i += 397 {
-		if toks := Tokenize(e.ix.Phrases[i].Text); len(toks) > 0 && !textnorm.IsUnspaced(toks[0]) {
-			words = append(words, toks[0])
+	i := 0
+	e.ix.EachPhrase(func(_ int, _ int32, _ uint8, text string) {
+		if i++; i%397 == 1 {
+			if toks := Tokenize(text); len(toks) > 0 && !textnorm.IsUnspaced(toks[0]) {
+				words = append(words, toks[0])
+			}
 		}
-	}
+	})
 	require.Greater(t, len(words), 100)
 	for _, w := range words {
 		out := e.Search(w, Options{Limit: 5000, Locale: "", Prefix: false})
@@ -257,14 +260,14 @@ func entryWords(e *Engine) []map[string]bool {
 		for i := range words {
 			words[i] = map[string]bool{}
 		}
-		for _, ph := range e.ix.Phrases {
-			for _, tok := range Tokenize(ph.Text) {
-				words[ph.Entry][tok] = true
+		e.ix.EachPhrase(func(_ int, entry int32, _ uint8, text string) {
+			for _, tok := range Tokenize(text) {
+				words[entry][tok] = true
 				if !textnorm.IsUnspaced(tok) {
-					words[ph.Entry]["~"+textnorm.Stem(tok)] = true
+					words[entry]["~"+textnorm.Stem(tok)] = true
 				}
 			}
-		}
+		})
 	})
 	return words
 }

@@ -84,7 +84,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
 		}
 	}
-	units := e.ix.Units(out.Tokens, opts.Prefix)
+	units := e.ix.Units(out.Tokens, opts.Prefix, p.Mask)
 	hits := e.ix.Search(units, p)
 	if len(hits) < relaxBelow && len(units) > 0 && len(out.Results) == 0 {
 		// Few or no matches: add those of a relaxed pass (compounds split,
@@ -94,7 +94,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 		for _, h := range hits {
 			floor = min(floor, h.Score)
 		}
-		for _, h := range e.ix.Search(e.ix.Relax(units), p) {
+		for _, h := range e.ix.Search(e.ix.Relax(units, p.Mask), p) {
 			if !slices.ContainsFunc(hits, func(x index.Hit) bool { return x.Entry == h.Entry }) {
 				h.Score = min(h.Score, floor*0.99)
 				hits = append(hits, h)
@@ -107,7 +107,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 		}
 		ent := &e.ix.Entries[h.Entry]
 		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
-			Label: e.label(h.Entry, p.Loc), Match: e.ix.Phrases[h.Phrase].Text, Field: packfmt.Fields[h.Field]})
+			Label: e.label(h.Entry, p.Loc), Match: e.ix.PhraseText(h.Phrase), Field: packfmt.Fields[h.Field]})
 	}
 	if len(out.Results) > 0 {
 		out.Confidence = out.Results[0].Score
@@ -117,11 +117,11 @@ func (e *Engine) Search(query string, opts Options) Output {
 
 func (e *Engine) label(ei int32, loc int) string {
 	if loc >= 0 {
-		if l := e.ix.Labels[loc][ei]; l != "" {
+		if l := e.ix.Label(loc, ei); l != "" {
 			return l
 		}
 	}
-	return e.ix.Labels[0][ei]
+	return e.ix.Label(0, ei)
 }
 
 // emojiIn finds known emoji written in the query (first MaxQueryLength characters).

@@ -28,14 +28,23 @@ type File struct {
 	Rows int
 }
 
-// Build turns inputs into the files of one pack version: manifest.json last,
-// after pack.<locale>.json and pack.<locale>.ext.json for every locale.
-func Build(in *Inputs, version string, locales []string) ([]File, error) {
+// Indexer writes the binary index of one locale from the decoded packs
+// (engine.WriteIndex; a function value so packs/ does not import engine/).
+type Indexer func(w io.Writer, locale string, packs ...*packfmt.Pack) error
+
+// IndexFile is the name of a locale's binary index: index.<locale>.bin.
+func IndexFile(locale string) string { return "index." + locale + ".bin" }
+
+// Build turns inputs into the files of one pack version: pack.<locale>.json
+// and pack.<locale>.ext.json for every locale, then, with an indexer,
+// index.<locale>.bin for every locale, and manifest.json last.
+func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]File, error) {
 	base, err := baseRows(in.Emojibase["en"])
 	if err != nil {
 		return nil, err
 	}
 	var files []File
+	var built []*packfmt.Pack
 	for _, loc := range locales {
 		core, ext := localeRows(in, loc, base)
 		for _, part := range []struct {
@@ -58,12 +67,25 @@ func Build(in *Inputs, version string, locales []string) ([]File, error) {
 				return nil, err
 			}
 			files = append(files, File{Name: part.name, Data: b.Bytes(), Rows: len(part.rows)})
+			built = append(built, p)
 		}
 	}
-	m, err := manifest(in, version, locales, files)
+	var indexes []File
+	for _, loc := range locales {
+		if indexer == nil {
+			break
+		}
+		var b bytes.Buffer
+		if err := indexer(&b, loc, built...); err != nil {
+			return nil, fmt.Errorf("packs: %s: %w", IndexFile(loc), err)
+		}
+		indexes = append(indexes, File{Name: IndexFile(loc), Data: b.Bytes()})
+	}
+	m, err := manifest(in, version, locales, files, indexes)
 	if err != nil {
 		return nil, err
 	}
+	files = append(files, indexes...)
 	return append(files, File{Name: "manifest.json", Data: m}), nil
 }
 
@@ -350,7 +372,9 @@ type manifestFile struct {
 	Rows      int    `json:"rows"`
 }
 
-func manifest(in *Inputs, version string, locales []string, files []File) ([]byte, error) {
+// manifest lists the pack files (served) and the binary indexes (for the
+// worker; not served) with their hashes; hash covers both, in order.
+func manifest(in *Inputs, version string, locales []string, files, indexes []File) ([]byte, error) {
 	m := struct {
 		Format        string                  `json:"format"`
 		FormatVersion int                     `json:"formatVersion"`
@@ -359,15 +383,24 @@ func manifest(in *Inputs, version string, locales []string, files []File) ([]byt
 		Locales       []string                `json:"locales"`
 		Hash          string                  `json:"hash"`
 		Files         map[string]manifestFile `json:"files"`
-	}{packfmt.ManifestFormat, packfmt.FormatVersion, version, in.Versions, locales, "", map[string]manifestFile{}}
+		Indexes       map[string]manifestFile `json:"indexes,omitempty"`
+	}{packfmt.ManifestFormat, packfmt.FormatVersion, version, in.Versions, locales, "", map[string]manifestFile{}, nil}
 	all := sha256.New()
-	for _, f := range files {
+	for i, f := range append(slices.Clip(files), indexes...) {
 		sum := sha256.Sum256(f.Data)
 		var gz bytes.Buffer
 		w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 		w.Write(f.Data)
 		w.Close()
-		m.Files[f.Name] = manifestFile{hex.EncodeToString(sum[:]), len(f.Data), gz.Len(), f.Rows}
+		mf := manifestFile{hex.EncodeToString(sum[:]), len(f.Data), gz.Len(), f.Rows}
+		if i < len(files) {
+			m.Files[f.Name] = mf
+		} else {
+			if m.Indexes == nil {
+				m.Indexes = map[string]manifestFile{}
+			}
+			m.Indexes[f.Name] = mf
+		}
 		all.Write([]byte(f.Name + "\x00" + hex.EncodeToString(sum[:]) + "\n"))
 	}
 	m.Hash = hex.EncodeToString(all.Sum(nil))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
@@ -49,16 +50,23 @@ func fixture() *Inputs {
 
 func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 	locales := []string{"en", "tr"}
-	a, err := Build(fixture(), "test1", locales)
+	a, err := Build(fixture(), "test1", locales, engine.WriteIndex)
 	require.NoError(t, err)
-	b, err := Build(fixture(), "test1", locales)
+	b, err := Build(fixture(), "test1", locales, engine.WriteIndex)
 	require.NoError(t, err)
 	require.Equal(t, a, b, "same inputs, same bytes")
 	names := []string{}
 	for _, f := range a {
 		names = append(names, f.Name)
 	}
-	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json", "manifest.json"}, names)
+	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
+		"index.en.bin", "index.tr.bin", "manifest.json"}, names)
+	eng, err := engine.Load(engine.NewConfig(), a[4].Data, a[5].Data)
+	require.NoError(t, err)
+	assert.Equal(t, "😂", eng.Search("gülmek", engine.Options{Limit: 1, Locale: "tr"}).Results[0].Emoji)
+	noIndex, err := Build(fixture(), "test1", locales, nil)
+	require.NoError(t, err)
+	assert.Len(t, noIndex, 5, "without an indexer, JSON packs and manifest only")
 
 	en, err := packfmt.Decode(a[0].Data)
 	require.NoError(t, err)
@@ -86,7 +94,7 @@ func TestBuildFailsLoudly(t *testing.T) {
 	in := fixture()
 	in.Emojibase["en"][0].Label = ""
 	in.Emojibase["en"] = append(in.Emojibase["en"], in.Emojibase["en"][1])
-	_, err := Build(in, "x", []string{"en"})
+	_, err := Build(in, "x", []string{"en"}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "lacks hexcode, emoji, label or version")
 	assert.Contains(t, err.Error(), "duplicate emojibase hexcode 1F9D1-200D-1F4BB")
@@ -121,7 +129,8 @@ func TestFamilyKey(t *testing.T) {
 }
 
 // TestCommittedPacks checks the committed build: manifest hashes match the
-// files, every file decodes and validates, core packs stay <= 120 KB gzip.
+// files and indexes, every pack decodes and validates, core packs stay
+// <= 120 KB gzip, every locale has its binary index.
 func TestCommittedPacks(t *testing.T) {
 	dir := filepath.Join("dist", DefaultVersion)
 	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -129,10 +138,20 @@ func TestCommittedPacks(t *testing.T) {
 	var m struct {
 		PackVersion string                  `json:"packVersion"`
 		Files       map[string]manifestFile `json:"files"`
+		Indexes     map[string]manifestFile `json:"indexes"`
 	}
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
+	require.Len(t, m.Indexes, len(packfmt.Locales))
+	for _, loc := range packfmt.Locales {
+		mf, ok := m.Indexes[IndexFile(loc)]
+		require.True(t, ok, loc)
+		b, err := os.ReadFile(filepath.Join(dir, IndexFile(loc)))
+		require.NoError(t, err)
+		sum := sha256.Sum256(b)
+		assert.Equal(t, mf.SHA256, hex.EncodeToString(sum[:]), loc)
+	}
 	for name, mf := range m.Files {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)

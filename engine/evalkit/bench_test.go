@@ -65,6 +65,22 @@ func BenchmarkBuildEnTr(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadIndexEnTr: the worker's cold start: the en and tr binary
+// indexes (index.en.bin, index.tr.bin, as built by the pack build) read in
+// place and assembled into an engine.
+func BenchmarkLoadIndexEnTr(b *testing.B) {
+	var files [][]byte
+	for _, loc := range []string{"en", "tr"} {
+		data, err := os.ReadFile(filepath.Join(packDir, "index."+loc+".bin"))
+		require.NoError(b, err)
+		files = append(files, data)
+	}
+	for b.Loop() {
+		_, err := engine.Load(engine.NewConfig(), files...)
+		require.NoError(b, err)
+	}
+}
+
 // TestResidentMemory measures the heap held by an engine with all 11 locales.
 func TestResidentMemory(t *testing.T) {
 	if testing.Short() {

@@ -32,11 +32,17 @@ type Metrics struct {
 	TypingAll        float64 // share of queries whose every such prefix keeps a gold emoji in the top 10
 }
 
-// LoadEngineLocales loads the core and extension packs of the locales (English first).
+// LoadEngineLocales loads the binary indexes of the locales (index.<locale>.bin,
+// core and extension packs indexed by the pack build), English first; a
+// locale without one is loaded from its JSON packs.
 func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 	var files [][]byte
 	for _, loc := range locales {
-		for _, n := range []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"} {
+		names := []string{"index." + loc + ".bin"}
+		if _, err := os.Stat(filepath.Join(dir, names[0])); err != nil {
+			names = []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"}
+		}
+		for _, n := range names {
 			b, err := os.ReadFile(filepath.Join(dir, n))
 			if err != nil {
 				return nil, err
@@ -67,21 +73,12 @@ func ReadSet(path string) ([]Row, error) {
 	return rows, nil
 }
 
-// LoadEngine loads the English core and extension packs plus the locale's.
+// LoadEngine loads English plus the locale (LoadEngineLocales).
 func LoadEngine(dir, locale string) (*engine.Engine, error) {
-	names := []string{"pack.en.json", "pack.en.ext.json"}
-	if locale != "en" && locale != "" {
-		names = append(names, "pack."+locale+".json", "pack."+locale+".ext.json")
+	if locale == "en" || locale == "" {
+		return LoadEngineLocales(dir, "en")
 	}
-	var files [][]byte
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, b)
-	}
-	return engine.Load(engine.NewConfig(), files...)
+	return LoadEngineLocales(dir, "en", locale)
 }
 
 // key compares emoji without FE0F and skin tones.

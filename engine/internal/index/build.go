@@ -1,16 +1,14 @@
-// Package index is the alias engine's in-memory dictionary index: phrases of
-// every loaded pack, an exact/prefix term table, stem and character n-gram
-// tables, and the search over them (search.go).
+// Package index is the alias engine's dictionary index: one Segment per
+// locale (normalized phrases, an exact/prefix term table, stem and character
+// n-gram tables) in a flat binary form built once by the pack build
+// (segment.go, format.go), and the search over the segments of the loaded
+// locales (search.go).
 package index
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
@@ -28,35 +26,18 @@ type Entry struct {
 	Family    int32 // entry index of the family head (itself when none)
 }
 
-// Phrase is one normalized searchable phrase of one emoji in one locale.
-type Phrase struct {
-	Text  string
-	Entry int32
-	Field uint8
-	Loc   uint8
-	NTok  uint8
-}
-
-// Index is immutable after Build and safe for concurrent searches.
+// Index is a set of segments, English first. It is immutable and safe for
+// concurrent searches.
 type Index struct {
-	Entries []Entry
-	Locales []string   // locale index -> locale
-	Labels  [][]string // [locale][entry] display label ("" when the locale has none)
-	Groups  [][]string // [locale][group] group label
-	Phrases []Phrase
-	Weights [packfmt.NumStoredFields + 1]float32 // by field; typo last
-	English float32                              // factor for English phrases under another locale
+	Entries     []Entry
+	Locales     []string // segment index -> locale
+	PackVersion string
+	Weights     [packfmt.NumStoredFields + 1]float32 // by field; typo last
+	English     float32                              // factor for English phrases under another locale
 
-	byKey   map[string]int32 // emoji key (no FE0F, no skin tones) -> entry
-	termID  map[string]int32
-	terms   []string // sorted
-	sigs    []uint64 // character signature of terms[i] (typo filter)
-	postOff []uint32 // postings of terms[i]: post[postOff[i]:postOff[i+1]]
-	post    []uint32 // phrase ids
-	stems   map[string][]uint32
-	grams   map[string][]uint32 // unigrams and bigrams of unspaced phrase text
-	maxWord int                 // longest unspaced term, in characters
-	symbols map[string][]Symbol // emoticons and other punctuation phrases, raw
+	segs     []*Segment
+	base     []uint32 // first global phrase id of each segment
+	nPhrases int
 }
 
 // Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
@@ -64,6 +45,75 @@ type Symbol struct {
 	Entry int32
 	Field uint8
 	Loc   uint8
+}
+
+// New assembles decoded segments, the English one first; every segment must
+// come from the same pack version and index the same entries.
+func New(segs ...*Segment) (*Index, error) {
+	if len(segs) == 0 || segs[0].locale != "en" {
+		return nil, fmt.Errorf("index: the English segment is required first")
+	}
+	if len(segs) > 64 {
+		return nil, fmt.Errorf("index: at most 64 locales")
+	}
+	ix := &Index{PackVersion: segs[0].packVersion, segs: segs}
+	w := packfmt.DefaultWeights
+	for f := range packfmt.NumStoredFields {
+		ix.Weights[f] = float32(w[packfmt.Fields[f]])
+	}
+	ix.Weights[packfmt.FieldTypo] = float32(w["typo"])
+	ix.English = float32(w["english"])
+	for i, s := range segs {
+		if s.packVersion != ix.PackVersion {
+			return nil, fmt.Errorf("index: segment %s is version %s, not %s", s.locale, s.packVersion, ix.PackVersion)
+		}
+		for _, l := range ix.Locales {
+			if l == s.locale {
+				return nil, fmt.Errorf("index: locale %s given twice", l)
+			}
+		}
+		if i > 0 && !s.sameEntries(segs[0]) {
+			return nil, fmt.Errorf("index: segment %s indexes other entries than en", s.locale)
+		}
+		ix.Locales = append(ix.Locales, s.locale)
+		ix.base = append(ix.base, uint32(ix.nPhrases))
+		ix.nPhrases += s.phText.len()
+	}
+	en := segs[0]
+	ix.Entries = make([]Entry, en.ids.len())
+	for i := range ix.Entries {
+		ix.Entries[i] = Entry{ID: en.ids.at(i), Emoji: en.emoji.at(i), Group: int8(en.group.at(i)), Subgroup: int16(en.subgroup.at(i)),
+			Version: float32(en.version.at(i)) / 10, Skins: en.skins.at(i) == 1, Prior: uint8(en.prior.at(i)), Family: int32(en.family.at(i))}
+	}
+	return ix, nil
+}
+
+// Segments returns the segments (English first).
+func (ix *Index) Segments() []*Segment { return ix.segs }
+
+// Label is the display label of an entry in locale index loc ("" when none).
+func (ix *Index) Label(loc int, entry int32) string { return ix.segs[loc].labels.at(int(entry)) }
+
+// Group is the label of an emojibase group in locale index loc.
+func (ix *Index) Group(loc, group int) string {
+	if group < 0 || group >= ix.segs[loc].groups.len() {
+		return ""
+	}
+	return ix.segs[loc].groups.at(group)
+}
+
+// PhraseText is the normalized text of a global phrase id.
+func (ix *Index) PhraseText(pid int32) string {
+	si := ix.segOf(uint32(pid))
+	return ix.segs[si].phText.at(int(uint32(pid) - ix.base[si]))
+}
+
+func (ix *Index) segOf(pid uint32) int {
+	si := len(ix.base) - 1
+	for si > 0 && ix.base[si] > pid {
+		si--
+	}
+	return si
 }
 
 // SymbolKey is the lookup form of a raw emoticon: trimmed, lowercased, single spaces.
@@ -75,164 +125,22 @@ func SymbolKey(raw string) string {
 }
 
 // Symbols returns the emoticon phrases equal to a raw query.
-func (ix *Index) Symbols(raw string) []Symbol { return ix.symbols[SymbolKey(raw)] }
-
-// Build indexes packs. Core packs define the emoji; English core must be present.
-func Build(packs []*packfmt.Pack) (*Index, error) {
-	ix := &Index{byKey: map[string]int32{}, termID: map[string]int32{}, stems: map[string][]uint32{}, grams: map[string][]uint32{}, symbols: map[string][]Symbol{}}
-	w := packfmt.DefaultWeights
-	for f := range packfmt.NumStoredFields {
-		ix.Weights[f] = float32(w[packfmt.Fields[f]])
+func (ix *Index) Symbols(raw string) []Symbol {
+	k := SymbolKey(raw)
+	if k == "" {
+		return nil
 	}
-	ix.Weights[packfmt.FieldTypo] = float32(w["typo"])
-	ix.English = float32(w["english"])
-
-	// Entries come from the core packs, English first.
-	order := slices.Clone(packs)
-	slices.SortStableFunc(order, func(a, b *packfmt.Pack) int { return rank(a) - rank(b) })
-	if len(order) == 0 || order[0].Locale != "en" || order[0].Part != packfmt.PartCore {
-		return nil, fmt.Errorf("index: the English core pack is required")
-	}
-	version := order[0].PackVersion
-	ids := map[string]int32{}
-	for _, p := range order {
-		if p.PackVersion != version {
-			return nil, fmt.Errorf("index: pack %s.%s is version %s, not %s", p.Locale, p.Part, p.PackVersion, version)
-		}
-		if p.Part != packfmt.PartCore {
-			continue
-		}
-		for _, r := range p.Rows {
-			if _, ok := ids[r.ID]; ok {
-				continue
-			}
-			ids[r.ID] = int32(len(ix.Entries))
-			ix.Entries = append(ix.Entries, Entry{ID: r.ID, Emoji: r.Emoji, Group: int8(r.Group), Subgroup: int16(r.Subgroup),
-				Version: float32(r.Version), Skins: r.Skins, Prior: uint8(min(max(r.Prior, 0), 100)), Family: -1})
-		}
-	}
-	for i := range ix.Entries {
-		e := &ix.Entries[i]
-		ix.byKey[Key(e.Emoji)] = int32(i)
-		e.Family = int32(i)
-	}
-	for _, p := range order {
-		if p.Part != packfmt.PartCore {
-			continue
-		}
-		for _, r := range p.Rows {
-			if f, ok := ids[r.Family]; ok && r.Family != "" {
-				ix.Entries[ids[r.ID]].Family = f
+	var out []Symbol
+	for si, s := range ix.segs {
+		if i, ok := s.symbols.find(k); ok {
+			lo, hi := s.symbols.list(i)
+			for j := lo; j < hi; j++ {
+				v := s.symbols.post.at(j)
+				out = append(out, Symbol{Entry: int32(v >> 3), Field: uint8(v & 7), Loc: uint8(si)})
 			}
 		}
 	}
-
-	type dedupKey struct {
-		entry int32
-		loc   uint8
-		text  string
-	}
-	seen := map[dedupKey]bool{}
-	postings := map[string][]uint32{}
-	for _, p := range order {
-		loc := ix.locale(p.Locale)
-		if p.Part == packfmt.PartCore {
-			ix.Groups[loc] = p.Groups
-		}
-		for _, r := range p.Rows {
-			ei, ok := ids[r.ID]
-			if !ok {
-				continue // an extension row for an emoji no core pack has
-			}
-			if p.Part == packfmt.PartCore && len(r.Phrases[packfmt.FieldName]) > 0 {
-				ix.Labels[loc][ei] = r.Label
-			}
-			for f, list := range r.Phrases {
-				for _, raw := range list {
-					if isSymbolic(raw) {
-						k := SymbolKey(raw)
-						ix.symbols[k] = append(ix.symbols[k], Symbol{ei, uint8(f), loc})
-					}
-					text := textnorm.Normalize(raw, 0)
-					k := dedupKey{ei, loc, text}
-					if text == "" || seen[k] {
-						continue
-					}
-					seen[k] = true
-					ix.addPhrase(postings, Phrase{Text: text, Entry: ei, Field: uint8(f), Loc: loc})
-				}
-			}
-		}
-	}
-	ix.terms = make([]string, 0, len(postings))
-	for t := range postings {
-		ix.terms = append(ix.terms, t)
-	}
-	slices.Sort(ix.terms)
-	ix.postOff = make([]uint32, 0, len(ix.terms)+1)
-	ix.sigs = make([]uint64, len(ix.terms))
-	for i, t := range ix.terms {
-		ix.sigs[i] = sig(t)
-		ix.termID[t] = int32(i)
-		ix.postOff = append(ix.postOff, uint32(len(ix.post)))
-		ix.post = append(ix.post, postings[t]...)
-		if textnorm.IsUnspaced(t) {
-			ix.maxWord = max(ix.maxWord, utf8.RuneCountInString(t))
-		}
-	}
-	ix.postOff = append(ix.postOff, uint32(len(ix.post)))
-	return ix, nil
-}
-
-func rank(p *packfmt.Pack) int {
-	r := 2
-	if p.Locale == "en" {
-		r = 0
-	}
-	if p.Part != packfmt.PartCore {
-		r++
-	}
-	return r
-}
-
-func (ix *Index) locale(loc string) uint8 {
-	for i, l := range ix.Locales {
-		if l == loc {
-			return uint8(i)
-		}
-	}
-	ix.Locales = append(ix.Locales, loc)
-	ix.Labels = append(ix.Labels, make([]string, len(ix.Entries)))
-	ix.Groups = append(ix.Groups, nil)
-	return uint8(len(ix.Locales) - 1)
-}
-
-func (ix *Index) addPhrase(postings map[string][]uint32, ph Phrase) {
-	pid := uint32(len(ix.Phrases))
-	toks := textnorm.Tokenize(ph.Text)
-	ph.NTok = uint8(min(len(toks), 255))
-	ix.Phrases = append(ix.Phrases, ph)
-	add := func(m map[string][]uint32, k string) {
-		if l := m[k]; len(l) == 0 || l[len(l)-1] != pid {
-			m[k] = append(l, pid)
-		}
-	}
-	for _, t := range toks {
-		add(postings, t)
-		if !textnorm.IsUnspaced(t) {
-			add(ix.stems, textnorm.Stem(t))
-			continue
-		}
-		var prev string
-		for _, r := range t {
-			c := string(r)
-			add(ix.grams, c)
-			if prev != "" {
-				add(ix.grams, prev+c)
-			}
-			prev = c
-		}
-	}
+	return out
 }
 
 // Key is the lookup key of an emoji: without U+FE0F and skin-tone modifiers.
@@ -252,19 +160,15 @@ func Key(emoji string) string {
 
 // Lookup finds the entry of an emoji (any skin tone, with or without FE0F).
 func (ix *Index) Lookup(emoji string) (int32, bool) {
-	i, ok := ix.byKey[Key(emoji)]
-	return i, ok
-}
-
-// prefixRange returns the terms starting with p as [lo, hi).
-func (ix *Index) prefixRange(p string) (int, int) {
-	lo, _ := slices.BinarySearch(ix.terms, p)
-	hi := lo + sort.Search(len(ix.terms)-lo, func(i int) bool { return !strings.HasPrefix(ix.terms[lo+i], p) })
-	return lo, hi
-}
-
-func (ix *Index) postings(term int) []uint32 {
-	return ix.post[ix.postOff[term]:ix.postOff[term+1]]
+	k := &ix.segs[0].keys
+	i, ok := k.find(Key(emoji))
+	if !ok {
+		return 0, false
+	}
+	if lo, hi := k.list(i); lo < hi {
+		return int32(k.post.at(lo)), true
+	}
+	return 0, false
 }
 
 // isSymbolic reports short phrases made mostly of ASCII punctuation (emoticons).
@@ -290,4 +194,14 @@ func sig(s string) uint64 {
 		v |= 1 << (uint(r) & 63)
 	}
 	return v
+}
+
+// EachPhrase calls fn for every phrase of every segment, in global id order
+// (for tests and tools).
+func (ix *Index) EachPhrase(fn func(loc int, entry int32, field uint8, text string)) {
+	for si, s := range ix.segs {
+		for i := range s.phText.len() {
+			fn(si, int32(s.phEntry.at(i)), uint8(s.phField.at(i)), s.phText.at(i))
+		}
+	}
 }

@@ -43,6 +43,7 @@ type Hit struct {
 
 type phraseAcc struct {
 	stamp uint32
+	seg   uint8
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
 	unit  int8
@@ -55,6 +56,7 @@ type entryAcc struct {
 	units   [MaxUnits]float32 // best weighted quality per unit over the entry's phrases
 	best    float32
 	phrase  int32
+	field   uint8 // field of phrase
 	typo    bool
 	related bool // only a neighbour of a strong match
 }
@@ -78,7 +80,7 @@ var scratchPools sync.Map // *Index -> *sync.Pool
 
 func (ix *Index) getScratch() *scratch {
 	p, _ := scratchPools.LoadOrStore(ix, &sync.Pool{New: func() any {
-		return &scratch{phrases: make([]phraseAcc, len(ix.Phrases)), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
+		return &scratch{phrases: make([]phraseAcc, ix.nPhrases), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
 	}})
 	return p.(*sync.Pool).Get().(*scratch)
 }
@@ -95,9 +97,9 @@ type Unit struct {
 }
 
 // Units turns tokens into query units: unspaced tokens are segmented into
-// the index's words (fewest pieces; unknown characters stand alone), except a
-// last token still being typed that is the prefix of a word.
-func (ix *Index) Units(tokens []string, prefix bool) []Unit {
+// the words of the locales in mask (fewest pieces; unknown characters stand
+// alone), except a last token still being typed that is the prefix of a word.
+func (ix *Index) Units(tokens []string, prefix bool, mask uint64) []Unit {
 	var out []Unit
 	for i, t := range tokens {
 		if h, m, ok := clockTime(tokens, i); ok {
@@ -111,11 +113,11 @@ func (ix *Index) Units(tokens []string, prefix bool) []Unit {
 			out = append(out, Unit{Text: t})
 			continue
 		}
-		if _, ok := ix.termID[t]; ok || (prefix && i == len(tokens)-1 && ix.hasPrefix(t)) {
+		if ix.known(t, mask) || (prefix && i == len(tokens)-1 && ix.hasPrefix(t, mask)) {
 			out = append(out, Unit{Text: t, Unspaced: true})
 			continue
 		}
-		for _, seg := range ix.segment(t) {
+		for _, seg := range ix.segmentWords(t, ix.maxWord(mask), true, mask) {
 			out = append(out, Unit{Text: seg, Unspaced: true})
 		}
 	}
@@ -166,14 +168,14 @@ func digits(t string) bool {
 
 // Relax rewrites units for the fallback pass: an unknown spaced word is
 // split into known words when it is a compound of them ("inlove").
-func (ix *Index) Relax(units []Unit) []Unit {
+func (ix *Index) Relax(units []Unit, mask uint64) []Unit {
 	var out []Unit
 	for _, u := range units {
-		if _, ok := ix.termID[u.Text]; ok || u.Unspaced || len(u.Text) < 5 || ix.stems[textnorm.Stem(u.Text)] != nil {
+		if u.Unspaced || len(u.Text) < 5 || ix.known(u.Text, mask) || ix.knownStem(textnorm.Stem(u.Text), mask) {
 			out = append(out, u)
 			continue
 		}
-		segs := ix.segmentWords(u.Text, 16, false)
+		segs := ix.segmentWords(u.Text, 16, false, mask)
 		if segs == nil {
 			out = append(out, u)
 			continue
@@ -188,18 +190,45 @@ func (ix *Index) Relax(units []Unit) []Unit {
 	return out
 }
 
-func (ix *Index) hasPrefix(t string) bool {
-	lo, hi := ix.prefixRange(t)
-	return hi > lo
+// known reports a term of a locale in mask.
+func (ix *Index) known(t string, mask uint64) bool {
+	return ix.any(mask, func(s *Segment) bool { _, ok := s.terms.find(t); return ok })
 }
 
-func (ix *Index) segment(t string) []string { return ix.segmentWords(t, ix.maxWord, true) }
+func (ix *Index) knownStem(t string, mask uint64) bool {
+	return ix.any(mask, func(s *Segment) bool { _, ok := s.stems.find(t); return ok })
+}
+
+func (ix *Index) hasPrefix(t string, mask uint64) bool {
+	return ix.any(mask, func(s *Segment) bool { lo, hi := s.terms.prefixRange(t); return hi > lo })
+}
+
+// any reports whether f holds for a segment of a locale in mask.
+func (ix *Index) any(mask uint64, f func(*Segment) bool) bool {
+	for si, s := range ix.segs {
+		if mask&(1<<si) != 0 && f(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxWord is the longest unspaced term of the locales in mask, in characters.
+func (ix *Index) maxWord(mask uint64) int {
+	n := 0
+	for si, s := range ix.segs {
+		if mask&(1<<si) != 0 {
+			n = max(n, s.maxWord)
+		}
+	}
+	return n
+}
 
 // segmentWords splits text into index words by dynamic programming: a known
 // word costs 2, an unknown character 3, so known words win. Without
 // unknownOK it returns nil unless every piece is a known word of at least
 // two characters.
-func (ix *Index) segmentWords(t string, maxWord int, unknownOK bool) []string {
+func (ix *Index) segmentWords(t string, maxWord int, unknownOK bool, mask uint64) []string {
 	var offs [65]int
 	n := 0
 	for i := range t {
@@ -218,11 +247,11 @@ func (ix *Index) segmentWords(t string, maxWord int, unknownOK bool) []string {
 	for i := 1; i <= n; i++ {
 		cost[i], from[i] = cost[i-1]+3, i-1
 		for j := max(0, i-maxWord); j < i-1; j++ {
-			if _, ok := ix.termID[t[offs[j]:offs[i]]]; ok && cost[j]+2 < cost[i] {
+			if cost[j]+2 < cost[i] && ix.known(t[offs[j]:offs[i]], mask) {
 				cost[i], from[i] = cost[j]+2, j
 			}
 		}
-		if _, ok := ix.termID[t[offs[i-1]:offs[i]]]; ok && unknownOK && cost[i-1]+2 < cost[i] {
+		if unknownOK && cost[i-1]+2 < cost[i] && ix.known(t[offs[i-1]:offs[i]], mask) {
 			cost[i], from[i] = cost[i-1]+2, i-1
 		}
 	}
@@ -265,44 +294,9 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
-	add := func(list []uint32, q float32, typo bool) {
-		for _, pid := range list {
-			if ix.add(s, pid, ui, q, typo, p) {
-				matched = true
-			}
-		}
-	}
-	exact, hasExact := ix.termID[u.Text]
-	if hasExact {
-		add(ix.postings(int(exact)), qExact, false)
-	}
-	if !u.Unspaced {
-		add(ix.stems[textnorm.Stem(u.Text)], qStem, false)
-	}
-	if last {
-		lo, hi := ix.prefixRange(u.Text)
-		n := float32(len(u.Text))
-		// A short prefix of a long word says little: with many candidates,
-		// only words at most four times the prefix's length complete it.
-		maxLen := 0
-		if hi-lo > prefixFanout {
-			maxLen = 4 * len(u.Text)
-		}
-		for t := lo; t < hi; t++ {
-			if maxLen > 0 && len(ix.terms[t]) > maxLen {
-				continue
-			}
-			if int32(t) != exact || !hasExact {
-				add(ix.postings(t), qPrefix+0.3*n/float32(len(ix.terms[t])), false)
-			}
-		}
-	}
-	if u.Unspaced {
-		switch utf8.RuneCountInString(u.Text) {
-		case 1:
-			add(ix.grams[u.Text], qUnigram, false)
-		case 2:
-			add(ix.grams[u.Text], qBigram, false)
+	for si, seg := range ix.segs {
+		if p.Mask&(1<<si) != 0 {
+			matched = ix.matchSegment(s, si, seg, ui, u, last, p) || matched
 		}
 	}
 	if matched || u.Unspaced {
@@ -318,16 +312,9 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	if n >= 8 || (p.Relaxed && n >= 5) {
 		maxD = 2
 	}
-	_, size := utf8.DecodeRuneInString(u.Text)
-	lo, hi := ix.prefixRange(u.Text[:size])
-	qs := sig(u.Text)
-	for t := lo; t < hi; t++ {
-		term := ix.terms[t]
-		if d := len(term) - len(u.Text); d > maxD || -d > maxD || bits.OnesCount64(qs^ix.sigs[t]) > 2*maxD {
-			continue
-		}
-		if d := textnorm.BoundedEditDistance(u.Text, term, maxD); d <= maxD {
-			add(ix.postings(t), qExact-0.15*float32(d-1), true)
+	for si, seg := range ix.segs {
+		if p.Mask&(1<<si) != 0 {
+			matched = ix.matchTypos(s, si, seg, ui, u.Text, maxD, p) || matched
 		}
 	}
 	if matched || !p.Relaxed {
@@ -339,50 +326,143 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		if !utf8.RuneStart(u.Text[cut]) {
 			continue
 		}
-		lo, hi := ix.prefixRange(u.Text[:cut])
-		for t := lo; t < hi && t < lo+64; t++ {
-			add(ix.postings(t), 0.7*float32(cut)/float32(max(len(ix.terms[t]), len(u.Text))), true)
+		for si, seg := range ix.segs {
+			if p.Mask&(1<<si) == 0 {
+				continue
+			}
+			lo, hi := seg.terms.prefixRange(u.Text[:cut])
+			for t := lo; t < hi && t < lo+64; t++ {
+				q := 0.7 * float32(cut) / float32(max(len(seg.terms.keys.at(t)), len(u.Text)))
+				matched = ix.addList(s, si, &seg.terms, t, ui, q, true, p) || matched
+			}
 		}
 	}
 }
 
-// add records quality q of unit ui for phrase pid. It reports whether the
-// phrase's locale is searched.
-func (ix *Index) add(s *scratch, pid uint32, ui int8, q float32, typo bool, p Params) bool {
-	ph := &ix.Phrases[pid]
-	if p.Mask&(1<<ph.Loc) == 0 {
-		return false
+// matchSegment adds the exact, stem, prefix and n-gram matches of one unit
+// in one segment.
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, p Params) bool {
+	matched := false
+	exact, hasExact := seg.terms.find(u.Text)
+	if hasExact {
+		matched = ix.addList(s, si, &seg.terms, exact, ui, qExact, false, p) || matched
 	}
-	a := &s.phrases[pid]
-	if a.stamp != s.gen {
-		*a = phraseAcc{stamp: s.gen, unit: ui, cnt: 1}
-		s.touchedP = append(s.touchedP, pid)
-	} else if a.unit != ui {
-		a.sum += a.cur
-		a.cur = 0
-		a.unit = ui
-		a.cnt++
+	if !u.Unspaced {
+		if st, ok := seg.stems.find(textnorm.Stem(u.Text)); ok {
+			matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
+		}
 	}
-	if typo {
-		q *= ix.Weights[packfmt.FieldTypo]
-		a.typo = true
+	if last {
+		lo, hi := seg.terms.prefixRange(u.Text)
+		n := float32(len(u.Text))
+		// A short prefix of a long word says little: with many candidates,
+		// only words at most four times the prefix's length complete it.
+		maxLen := 0
+		if hi-lo > prefixFanout {
+			maxLen = 4 * len(u.Text)
+		}
+		for t := lo; t < hi; t++ {
+			tl := len(seg.terms.keys.at(t))
+			if maxLen > 0 && tl > maxLen {
+				continue
+			}
+			if t != exact || !hasExact {
+				matched = ix.addList(s, si, &seg.terms, t, ui, qPrefix+0.3*n/float32(tl), false, p) || matched
+			}
+		}
 	}
-	a.cur = max(a.cur, q)
-	e := &s.entries[ph.Entry]
-	if e.stamp != s.gen {
-		*e = entryAcc{stamp: s.gen, phrase: -1}
-		s.touchedE = append(s.touchedE, ph.Entry)
+	if u.Unspaced {
+		q := float32(0)
+		switch utf8.RuneCountInString(u.Text) {
+		case 1:
+			q = qUnigram
+		case 2:
+			q = qBigram
+		}
+		if g, ok := seg.grams.find(u.Text); ok && q > 0 {
+			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, p) || matched
+		}
 	}
-	e.units[ui] = max(e.units[ui], q*ix.fieldWeight(ph, p))
-	return true
+	return matched
 }
 
-func (ix *Index) fieldWeight(ph *Phrase, p Params) float32 {
-	w := ix.Weights[ph.Field]
-	if p.Loc >= 0 && int(ph.Loc) != p.Loc && ix.Locales[ph.Loc] == "en" {
-		w *= ix.English
+// matchTypos adds the terms of one segment within maxD edits of text.
+func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text string, maxD int, p Params) bool {
+	matched := false
+	_, size := utf8.DecodeRuneInString(text)
+	lo, hi := seg.terms.prefixRange(text[:size])
+	qs := sig(text)
+	for t := lo; t < hi; t++ {
+		if bits.OnesCount64(qs^seg.sigs[t]) > 2*maxD {
+			continue
+		}
+		term := seg.terms.keys.at(t)
+		if d := len(term) - len(text); d > maxD || -d > maxD {
+			continue
+		}
+		if d := textnorm.BoundedEditDistance(text, term, maxD); d <= maxD {
+			matched = ix.addList(s, si, &seg.terms, t, ui, qExact-0.15*float32(d-1), true, p) || matched
+		}
 	}
-	return w
+	return matched
+}
+
+// addList adds every phrase of key k of a table of segment si.
+func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo bool, p Params) bool {
+	lo, hi := t.list(k)
+	seg := ix.segs[si]
+	base := ix.base[si]
+	if typo {
+		q *= ix.Weights[packfmt.FieldTypo]
+	}
+	w := ix.segWeight(si, p)
+	for j := lo; j < hi; j++ {
+		pid := t.post.at(j)
+		gp := base + pid
+		a := &s.phrases[gp]
+		if a.stamp != s.gen {
+			*a = phraseAcc{stamp: s.gen, seg: uint8(si), unit: ui, cnt: 1}
+			s.touchedP = append(s.touchedP, gp)
+		} else if a.unit != ui {
+			a.sum += a.cur
+			a.cur = 0
+			a.unit = ui
+			a.cnt++
+		}
+		if typo {
+			a.typo = true
+		}
+		a.cur = max(a.cur, q)
+		ei := seg.phEntry.at(int(pid))
+		e := &s.entries[ei]
+		if e.stamp != s.gen {
+			*e = entryAcc{stamp: s.gen, phrase: -1}
+			s.touchedE = append(s.touchedE, int32(ei))
+		}
+		e.units[ui] = max(e.units[ui], q*w*ix.Weights[seg.phField.at(int(pid))])
+	}
+	return hi > lo
+}
+
+// segWeight is the factor of a segment's phrases: English phrases count a
+// little less when another locale is preferred.
+func (ix *Index) segWeight(si int, p Params) float32 {
+	if p.Loc >= 0 && si != p.Loc && ix.Locales[si] == "en" {
+		return ix.English
+	}
+	return 1
+}
+
+// phraseInfo returns the field, token count and entry of a global phrase.
+func (ix *Index) phraseInfo(si int, gp uint32) (field uint8, ntok uint8, entry int32) {
+	seg := ix.segs[si]
+	l := int(gp - ix.base[si])
+	return uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), int32(seg.phEntry.at(l))
+}
+
+func (ix *Index) phraseField(gp int32) uint8 {
+	f, _, _ := ix.phraseInfo(ix.segOf(uint32(gp)), uint32(gp))
+	return f
 }
 
 // score turns the accumulators into one score per entry: the best phrase
@@ -393,19 +473,20 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 	nu := float32(nunits)
 	for _, pid := range s.touchedP {
 		a := &s.phrases[pid]
-		ph := &ix.Phrases[pid]
-		e := &s.entries[ph.Entry]
+		field, ntok, entry := ix.phraseInfo(int(a.seg), pid)
+		e := &s.entries[entry]
 		if e.phrase < 0 {
 			e.phrase = int32(pid) // reported if only the units across phrases qualify
+			e.field = field
 		}
 		qcov := float32(a.cnt) / nu
 		if nunits > 1 && qcov < p.MinCoverage && !p.Relaxed {
 			continue
 		}
-		pcov := min(1, float32(a.cnt)/float32(max(ph.NTok, 1)))
-		v := ix.fieldWeight(ph, p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
-		if v > e.best || (v == e.best && ph.Field < ix.Phrases[e.phrase].Field) {
-			e.best, e.phrase, e.typo = v, int32(pid), a.typo
+		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
+		v := ix.Weights[field] * ix.segWeight(int(a.seg), p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
+		if v > e.best || (v == e.best && field < e.field) {
+			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
 	for _, ei := range s.touchedE {
@@ -476,7 +557,7 @@ func (ix *Index) related(s *scratch, p Params) {
 					s.touchedE = append(s.touchedE, int32(ni))
 				}
 				if v > e.best {
-					e.best, e.phrase, e.typo, e.related = v, pe.phrase, pe.typo, true
+					e.best, e.phrase, e.field, e.typo, e.related = v, pe.phrase, pe.field, pe.typo, true
 				}
 			}
 		}
@@ -492,7 +573,7 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 			continue
 		}
 		ent := &ix.Entries[ei]
-		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: ix.Phrases[e.phrase].Field}
+		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: e.field}
 		if ent.Family != ei {
 			h.Score -= familyMemberPenalty // the neutral form wins near ties
 		}

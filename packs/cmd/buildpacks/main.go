@@ -1,5 +1,7 @@
 // Command buildpacks builds the emoji packs of one pack version from the
-// pinned npm inputs (packs/fetch-inputs.sh) into <out>/<version>/.
+// pinned npm inputs (packs/fetch-inputs.sh) into <out>/<version>/: the JSON
+// packs, the binary index of every locale (index.<locale>.bin, see
+// packs/FORMAT.md) and manifest.json.
 //
 //	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
 package main
@@ -10,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
@@ -30,7 +33,7 @@ func run(in, out, version string) error {
 	if err != nil {
 		return err
 	}
-	files, err := packs.Build(inputs, version, packfmt.Locales)
+	files, err := packs.Build(inputs, version, packfmt.Locales, engine.WriteIndex)
 	if err != nil {
 		return err
 	}
