@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/emojisearch/emojisearch/packs/dist"
 	"github.com/emojisearch/emojisearch/service/api"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
@@ -25,6 +26,15 @@ func main() {
 		PackVersion: jsutil.String(env.Get("PACK_VERSION")),
 		Model:       jsutil.String(env.Get("EMBED_MODEL")),
 		Semantic:    !env.Get("AI").IsUndefined() || jsutil.String(env.Get("EMBED_URL")) != "",
+	}
+	if cfg.PackVersion == "" {
+		cfg.PackVersion = dist.Version
+	}
+	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model)
+	if err != nil {
+		fmt.Println("worker: search unavailable:", err)
+	} else {
+		cfg.Search = searchSvc
 	}
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)

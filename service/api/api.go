@@ -18,6 +18,9 @@ type Config struct {
 	Model string
 	// Semantic reports that an embedding backend is bound.
 	Semantic bool
+	// Search answers GET /v1/search (service/search); nil leaves the route
+	// out.
+	Search http.Handler
 }
 
 // Service is the HTTP handler of the search service.
@@ -35,6 +38,9 @@ func New(cfg Config, extra ...func(*httpx.Router)) *Service {
 		Preflight: httpx.Preflight,
 	}}
 	s.router.HandleFunc(http.MethodGet, "/v1/health", s.health)
+	if cfg.Search != nil {
+		s.router.Handle(http.MethodGet, "/v1/search", cfg.Search)
+	}
 	for _, register := range extra {
 		register(s.router)
 	}

@@ -251,4 +251,3 @@ func (s *Service) cacheKey(p Params) string {
 	q.Set("h", s.cfg.DataHash+"."+EngineVersion+"."+s.cfg.Model)
 	return "https://search-cache.internal/v1/search?" + q.Encode()
 }
-

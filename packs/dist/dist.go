@@ -1,0 +1,45 @@
+// Package dist embeds the built-in packs (en and tr, spec 1 Locale rules 4)
+// of the pack version the Worker serves, so those locales answer from the
+// first request with no I/O. Other locales load from the static assets.
+package dist
+
+import (
+	"embed"
+	"encoding/json"
+	"path"
+)
+
+// Version is the pack version built into the module; wrangler.toml's
+// PACK_VERSION names the same version.
+const Version = "e17c48r1"
+
+//go:embed e17c48r1/manifest.json e17c48r1/pack.en.json e17c48r1/pack.en.ext.json e17c48r1/pack.tr.json e17c48r1/pack.tr.ext.json
+var files embed.FS
+
+// Builtin returns the built-in pack files keyed by file name.
+func Builtin() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, name := range []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json"} {
+		b, err := files.ReadFile(path.Join(Version, name))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = b
+	}
+	return out, nil
+}
+
+// DataHash is the manifest's content hash of every pack file of Version.
+func DataHash() (string, error) {
+	b, err := files.ReadFile(path.Join(Version, "manifest.json"))
+	if err != nil {
+		return "", err
+	}
+	var m struct {
+		Hash string `json:"hash"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return "", err
+	}
+	return m.Hash, nil
+}
