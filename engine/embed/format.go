@@ -225,9 +225,11 @@ func (m *Model) Dims() int { return m.dims }
 // Len is the number of words.
 func (m *Model) Len() int { return m.n }
 
-func (m *Model) word(i int) string {
+func (m *Model) word(i int) string { return string(m.wordBytes(i)) }
+
+func (m *Model) wordBytes(i int) []byte {
 	le := binary.LittleEndian
-	return string(m.words[le.Uint32(m.offsets[4*i:]):le.Uint32(m.offsets[4*i+4:])])
+	return m.words[le.Uint32(m.offsets[4*i:]):le.Uint32(m.offsets[4*i+4:])]
 }
 
 // find returns the index of word w, or -1.
@@ -235,13 +237,13 @@ func (m *Model) find(w string) int {
 	lo, hi := 0, m.n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if m.word(mid) < w {
+		if string(m.wordBytes(mid)) < w { // compared without a copy
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo < m.n && m.word(lo) == w {
+	if lo < m.n && string(m.wordBytes(lo)) == w {
 		return lo
 	}
 	return -1
