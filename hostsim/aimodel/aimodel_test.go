@@ -200,3 +200,26 @@ func TestRESTBadRequests(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkRun(b *testing.B) {
+	m, err := aimodel.Open(modelPath)
+	require.NoError(b, err)
+	in := map[string]any{"text": []any{"so tired after work"}}
+	b.Run("binding", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := m.Run(context.Background(), aimodel.Name, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	srv := httptest.NewServer(m.Handler())
+	defer srv.Close()
+	c := &workersai.Client{AccountID: "a", Token: "t", BaseURL: srv.URL}
+	b.Run("rest", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := c.Embed(context.Background(), aimodel.Name, []string{"so tired after work"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
