@@ -2,14 +2,14 @@ package embed
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/emojisearch/emojisearch/engine/internal/binfmt"
 )
 
 // Magic opens every model file; FormatVersion is the layout below.
@@ -35,7 +35,7 @@ type Word struct {
 // bytewise; a duplicate or empty word, a vector of the wrong length, a key
 // that is not 1..255 bytes or a common vector of the wrong length is an error.
 // The output depends only on the arguments.
-func Encode(w io.Writer, key string, dims int, common []float32, words []Word) error {
+func Encode(out io.Writer, key string, dims int, common []float32, words []Word) error {
 	if key == "" || len(key) > 255 || strings.ContainsAny(key, "@\x00") {
 		return fmt.Errorf("embed: model key %q must be 1..255 bytes without '@'", key)
 	}
@@ -60,68 +60,27 @@ func Encode(w io.Writer, key string, dims int, common []float32, words []Word) e
 			return fmt.Errorf("embed: word %q has %d dims, want %d", wd.Text, len(wd.Vec), dims)
 		}
 	}
-	var b bytes.Buffer
-	b.WriteString(Magic)
-	le := binary.LittleEndian
-	b.Write(le.AppendUint16(nil, FormatVersion))
-	b.Write(le.AppendUint16(nil, uint16(dims)))
-	b.Write(le.AppendUint32(nil, uint32(len(sorted))))
-	b.Write(le.AppendUint32(nil, 0)) // flags
-	b.WriteByte(byte(len(key)))
-	b.WriteString(key)
+	w := binfmt.NewWriter(Magic)
+	w.U16(FormatVersion)
+	w.U16(uint16(dims))
+	w.U32(uint32(len(sorted)))
+	w.U32(0) // flags
+	w.Str8(key)
 	for _, x := range common {
-		b.Write(le.AppendUint32(nil, math.Float32bits(x)))
+		w.F32(x)
 	}
-	off := uint32(0)
-	b.Write(le.AppendUint32(nil, off))
-	for _, wd := range sorted {
-		off += uint32(len(wd.Text))
-		b.Write(le.AppendUint32(nil, off))
-	}
-	for _, wd := range sorted {
-		b.WriteString(wd.Text)
-	}
-	for _, wd := range sorted {
-		b.WriteByte(byte(math.Round(float64(clamp01(wd.Weight)) * 255)))
-	}
-	q := make([]int8, dims)
-	scales := make([]float32, len(sorted))
-	rows := make([]byte, 0, len(sorted)*dims)
+	texts := make([]string, len(sorted))
+	rows := make([][]float32, len(sorted))
 	for i, wd := range sorted {
-		scales[i] = Quantize(q, wd.Vec)
-		for _, x := range q {
-			rows = append(rows, byte(x))
-		}
+		texts[i], rows[i] = wd.Text, wd.Vec
 	}
-	for _, s := range scales {
-		b.Write(le.AppendUint32(nil, math.Float32bits(s)))
+	w.Strings(texts)
+	for _, wd := range sorted {
+		w.U8(uint8(math.Round(float64(clamp01(wd.Weight)) * 255)))
 	}
-	b.Write(rows)
-	b.Write(le.AppendUint32(nil, crc32.ChecksumIEEE(b.Bytes())))
-	_, err := w.Write(b.Bytes())
+	w.Rows(rows, dims)
+	_, err := out.Write(w.Seal())
 	return err
-}
-
-// Quantize stores v, scaled to unit length, in q as int8 and returns the
-// per-vector scale: v/|v| ≈ scale*q. A zero vector gives scale 0.
-func Quantize(q []int8, v []float32) float32 {
-	var norm, peak float64
-	for _, x := range v {
-		norm += float64(x) * float64(x)
-	}
-	norm = math.Sqrt(norm)
-	if norm == 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
-		clear(q)
-		return 0
-	}
-	for _, x := range v {
-		peak = max(peak, math.Abs(float64(x)/norm))
-	}
-	scale := peak / 127
-	for i, x := range v {
-		q[i] = int8(math.Round(float64(x) / norm / scale))
-	}
-	return float32(scale)
 }
 
 func clamp01(x float32) float32 {
@@ -138,8 +97,7 @@ type Model struct {
 	dims    int
 	n       int
 	common  []float32
-	offsets []byte // (n+1) uint32
-	words   []byte
+	words   binfmt.Table
 	weights []byte
 	scales  []float32
 	rows    []byte // n*dims int8
@@ -148,68 +106,34 @@ type Model struct {
 // Load checks a model file (magic, version, sizes, checksum, word order) and
 // returns the model over data, which must not change afterwards.
 func Load(data []byte) (*Model, error) {
-	le := binary.LittleEndian
-	bad := func(format string, args ...any) (*Model, error) {
-		return nil, fmt.Errorf("%w: "+format, append([]any{ErrModel}, args...)...)
+	bad := func(err error) (*Model, error) { return nil, fmt.Errorf("%w: %w", ErrModel, err) }
+	r, err := binfmt.Open(data, Magic)
+	if err != nil {
+		return bad(err)
 	}
-	if len(data) < 21 || string(data[:4]) != Magic {
-		return bad("no %s header", Magic)
+	if v := r.U16(); v != FormatVersion {
+		return bad(fmt.Errorf("format version %d, this reader knows %d", v, FormatVersion))
 	}
-	if v := le.Uint16(data[4:]); v != FormatVersion {
-		return bad("format version %d, this reader knows %d", v, FormatVersion)
+	m := &Model{dims: int(r.U16()), n: int(r.U32())}
+	r.U32() // flags
+	m.key = r.Str8()
+	m.common = r.F32s(uint64(m.dims))
+	if m.dims == 0 || m.key == "" || m.common == nil {
+		return bad(binfmt.ErrSize)
 	}
-	body := data[:len(data)-4]
-	if crc32.ChecksumIEEE(body) != le.Uint32(data[len(data)-4:]) {
-		return bad("checksum mismatch")
+	if m.words, err = r.Strings(uint64(m.n)); err != nil {
+		return bad(err)
 	}
-	m := &Model{dims: int(le.Uint16(data[6:])), n: int(le.Uint32(data[8:]))}
-	p := 16
-	kl := int(data[p])
-	p++
-	if m.dims == 0 || kl == 0 || p+kl > len(body) {
-		return bad("header")
+	m.weights = r.Take(uint64(m.n))
+	m.scales = r.F32s(uint64(m.n))
+	m.rows = r.Take(uint64(m.n) * uint64(m.dims))
+	if err := r.Err(); err != nil {
+		return bad(err)
 	}
-	m.key = string(data[p : p+kl])
-	p += kl
-	take := func(n int) []byte {
-		if n < 0 || p+n > len(body) || p+n < p {
-			return nil
+	for i := 1; i < m.n; i++ {
+		if bytes.Compare(m.words.Bytes(i-1), m.words.Bytes(i)) >= 0 {
+			return bad(fmt.Errorf("words not sorted at %q", m.words.Bytes(i)))
 		}
-		s := body[p : p+n]
-		p += n
-		return s
-	}
-	cb := take(4 * m.dims)
-	m.offsets = take(4 * (m.n + 1))
-	if cb == nil || m.offsets == nil || m.n > len(body) {
-		return bad("truncated")
-	}
-	m.common = make([]float32, m.dims)
-	for i := range m.common {
-		m.common[i] = math.Float32frombits(le.Uint32(cb[4*i:]))
-	}
-	m.words = take(int(le.Uint32(m.offsets[4*m.n:])))
-	m.weights = take(m.n)
-	sb := take(4 * m.n)
-	m.rows = take(m.n * m.dims)
-	if m.words == nil || m.weights == nil || sb == nil || m.rows == nil || p != len(body) {
-		return bad("sizes do not add up")
-	}
-	m.scales = make([]float32, m.n)
-	for i := range m.scales {
-		m.scales[i] = math.Float32frombits(le.Uint32(sb[4*i:]))
-	}
-	prev := ""
-	for i := range m.n {
-		a, b := le.Uint32(m.offsets[4*i:]), le.Uint32(m.offsets[4*i+4:])
-		if a >= b || int(b) > len(m.words) {
-			return bad("word %d offsets", i)
-		}
-		w := string(m.words[a:b])
-		if i > 0 && w <= prev {
-			return bad("words not sorted at %q", w)
-		}
-		prev = w
 	}
 	return m, nil
 }
@@ -227,10 +151,7 @@ func (m *Model) Len() int { return m.n }
 
 func (m *Model) word(i int) string { return string(m.wordBytes(i)) }
 
-func (m *Model) wordBytes(i int) []byte {
-	le := binary.LittleEndian
-	return m.words[le.Uint32(m.offsets[4*i:]):le.Uint32(m.offsets[4*i+4:])]
-}
+func (m *Model) wordBytes(i int) []byte { return m.words.Bytes(i) }
 
 // find returns the index of word w, or -1.
 func (m *Model) find(w string) int {

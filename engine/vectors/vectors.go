@@ -25,17 +25,14 @@
 package vectors
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/internal/binfmt"
 )
 
 // Magic opens a vector file; FormatVersion is the layout in the package doc.
@@ -78,7 +75,7 @@ func (x *Index) Row(i int) []float32 {
 // EncodeVectors writes a vector file of model ("<model_key>@<dims>") for
 // ids and their rows; rows are L2-normalized and quantised to int8 with a
 // per-row scale. Ids must be unique and non-empty, every row dims long.
-func EncodeVectors(w io.Writer, model string, ids []string, rows [][]float32) error {
+func EncodeVectors(out io.Writer, model string, ids []string, rows [][]float32) error {
 	if len(ids) != len(rows) {
 		return fmt.Errorf("vectors: %d ids for %d rows", len(ids), len(rows))
 	}
@@ -98,35 +95,15 @@ func EncodeVectors(w io.Writer, model string, ids []string, rows [][]float32) er
 		}
 		seen[id] = true
 	}
-	le := binary.LittleEndian
-	var b bytes.Buffer
-	b.WriteString(Magic)
-	b.Write(le.AppendUint16(nil, FormatVersion))
-	b.Write(le.AppendUint16(nil, 0))
-	b.Write(le.AppendUint32(nil, uint32(dims)))
-	b.Write(le.AppendUint32(nil, uint32(len(ids))))
-	b.WriteByte(byte(len(model)))
-	b.WriteString(model)
-	off := uint32(0)
-	b.Write(le.AppendUint32(nil, 0))
-	for _, id := range ids {
-		off += uint32(len(id))
-		b.Write(le.AppendUint32(nil, off))
-	}
-	for _, id := range ids {
-		b.WriteString(id)
-	}
-	q := make([]int8, dims)
-	packed := make([]byte, 0, len(rows)*dims)
-	for _, r := range rows {
-		b.Write(le.AppendUint32(nil, math.Float32bits(embed.Quantize(q, r))))
-		for _, x := range q {
-			packed = append(packed, byte(x))
-		}
-	}
-	b.Write(packed)
-	b.Write(le.AppendUint32(nil, crc32.ChecksumIEEE(b.Bytes())))
-	_, err = w.Write(b.Bytes())
+	w := binfmt.NewWriter(Magic)
+	w.U16(FormatVersion)
+	w.U16(0) // flags
+	w.U32(uint32(dims))
+	w.U32(uint32(len(ids)))
+	w.Str8(model)
+	w.Strings(ids)
+	w.Rows(rows, dims)
+	_, err = out.Write(w.Seal())
 	return err
 }
 
@@ -143,75 +120,44 @@ func modelDims(model string) (int, error) {
 // DecodeVectors checks a vector file (magic, version, sizes, checksum, model
 // name, unique ids) and returns its index. The index keeps data.
 func DecodeVectors(data []byte) (*Index, error) {
-	bad := func(format string, args ...any) (*Index, error) {
-		return nil, fmt.Errorf("%w: "+format, append([]any{ErrVectors}, args...)...)
+	bad := func(err error) (*Index, error) { return nil, fmt.Errorf("%w: %w", ErrVectors, err) }
+	r, err := binfmt.Open(data, Magic)
+	if err != nil {
+		return bad(err)
 	}
-	le := binary.LittleEndian
-	if len(data) < 21 || string(data[:4]) != Magic {
-		return bad("no %s header", Magic)
+	if v := r.U16(); v != FormatVersion {
+		return bad(fmt.Errorf("format version %d, this reader knows %d", v, FormatVersion))
 	}
-	if v := le.Uint16(data[4:]); v != FormatVersion {
-		return bad("format version %d, this reader knows %d", v, FormatVersion)
+	if f := r.U16(); f != 0 {
+		return bad(fmt.Errorf("unknown flags %#x", f))
 	}
-	if f := le.Uint16(data[6:]); f != 0 {
-		return bad("unknown flags %#x", f)
+	dims, n := r.U32(), r.U32()
+	model := r.Str8()
+	if md, err := modelDims(model); err != nil || uint32(md) != dims {
+		return bad(fmt.Errorf("model %q does not match %d dims", model, dims))
 	}
-	body := data[:len(data)-4]
-	if crc32.ChecksumIEEE(body) != le.Uint32(data[len(data)-4:]) {
-		return bad("checksum mismatch")
+	ids, err := r.Strings(uint64(n))
+	if err != nil {
+		return bad(err)
 	}
-	dims, n := le.Uint32(data[8:]), le.Uint32(data[12:])
-	p := 16
-	take := func(size uint64) []byte {
-		if size > uint64(len(body)-p) {
-			return nil
-		}
-		s := body[p : p+int(size)]
-		p += int(size)
-		return s
+	scales := r.F32s(uint64(n))
+	rows := r.Take(uint64(n) * uint64(dims))
+	if err := r.Err(); err != nil {
+		return bad(err)
 	}
-	ml := int(data[p])
-	p++
-	model := take(uint64(ml))
-	if model == nil {
-		return bad("truncated model name")
-	}
-	md, err := modelDims(string(model))
-	if err != nil || md != int(dims) {
-		return bad("model %q does not match %d dims", model, dims)
-	}
-	offsets := take(4 * (uint64(n) + 1))
-	if offsets == nil {
-		return bad("truncated offsets")
-	}
-	ids := take(uint64(le.Uint32(offsets[4*n:])))
-	scales := take(4 * uint64(n))
-	rows := take(uint64(n) * uint64(dims))
-	if ids == nil || scales == nil || rows == nil || p != len(body) {
-		return bad("sizes do not add up")
-	}
-	x := &Index{model: string(model), dims: int(dims), ids: make([]string, n), scales: make([]float32, n)}
+	x := &Index{model: model, dims: int(dims), ids: make([]string, n), scales: scales, unit: make([]float32, len(rows))}
 	seen := make(map[string]bool, n)
 	for i := range x.ids {
-		a, b := le.Uint32(offsets[4*i:]), le.Uint32(offsets[4*i+4:])
-		if a >= b || int(b) > len(ids) {
-			return bad("id %d offsets", i)
-		}
-		id := string(ids[a:b])
+		id := string(ids.Bytes(i))
 		if seen[id] {
-			return bad("duplicate id %q", id)
+			return bad(fmt.Errorf("duplicate id %q", id))
 		}
 		seen[id] = true
 		x.ids[i] = id
-		s := math.Float32frombits(le.Uint32(scales[4*i:]))
+		s := scales[i]
 		if math.IsNaN(float64(s)) || math.IsInf(float64(s), 0) || s < 0 {
-			return bad("row %d scale %v", i, s)
+			return bad(fmt.Errorf("row %d scale %v", i, s))
 		}
-		x.scales[i] = s
-	}
-	x.unit = make([]float32, len(rows))
-	for i := range x.ids {
-		s := x.scales[i]
 		for d, q := range rows[i*x.dims : (i+1)*x.dims] {
 			x.unit[i*x.dims+d] = float32(int8(q)) * s
 		}
