@@ -261,3 +261,34 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+func FuzzEmbed(f *testing.F) {
+	m := loadModel(f)
+	for _, s := range []string{"", "cat", "so tired after work", "我很生气", "\xff\xfe", "shipit", "kediler", "🐱 gato"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := m.Embed(s)
+		if len(v) != m.Dims() {
+			t.Fatalf("%d dims", len(v))
+		}
+		n := cos(v, v)
+		if n != 0 && math.Abs(n-1) > 1e-4 {
+			t.Fatalf("length %v", n)
+		}
+	})
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("EMBM\x01\x00"))
+	var b bytes.Buffer
+	_ = embed.Encode(&b, "k", 2, nil, []embed.Word{{Text: "a", Weight: 1, Vec: []float32{1, 0}}})
+	f.Add(b.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := embed.Load(data)
+		if err == nil {
+			m.Embed("a b c")
+		}
+	})
+}

@@ -208,3 +208,15 @@ func TestSearchVectorSetsKeepsBestRow(t *testing.T) {
 	assert.Equal(t, []string{"A", "C", "D", "B"}, order, "C takes its locale row; E (other dims) and nil are skipped")
 	assert.InDelta(t, cosine([]float32{0.9, 0.1}, []float32{1, 0}), got[1].Score, 0.01)
 }
+
+func FuzzDecodeVectors(f *testing.F) {
+	ids, rows := randomRows(5, 3, 4)
+	f.Add(encode(f, "m@4", ids, rows))
+	f.Add([]byte("EMBV"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x, err := vectors.DecodeVectors(data)
+		if err == nil {
+			vectors.SearchVectors(x, make([]float32, x.Dims()), 3)
+		}
+	})
+}
