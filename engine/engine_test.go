@@ -141,6 +141,16 @@ func TestFamiliesAppearOnce(t *testing.T) {
 	assert.Equal(t, 1, n, "one of person/man/woman technologist: %v", ids(out))
 	out = e.Search("woman technologist", Options{Limit: 5, Locale: "en"})
 	assert.Equal(t, "👩‍💻", out.Results[0].Emoji, "the exact member represents the family")
+	for _, tc := range []struct{ name, q, want string }{
+		{"oldest member (Emoji 4.0, not 12.1) on a near tie", "coder", textKey("👨‍💻")},
+		{"exact name beats age", "technologist", "🧑‍💻"},
+		{"same version: the neutral one", "wizard", "🧙"},
+		{"named gender", "man mage", textKey("🧙‍♂️")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, textKey(e.Search(tc.q, Options{Limit: 5, Locale: "en"}).Results[0].Emoji))
+		})
+	}
 }
 
 func TestGet(t *testing.T) {

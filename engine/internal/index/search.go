@@ -564,7 +564,11 @@ func (ix *Index) related(s *scratch, p Params) {
 	}
 }
 
-const familyMemberPenalty = 0
+// familyBonus: one member represents a gender/direction family: the one
+// most devices render (the oldest Emoji version; 👨‍🎓 is 4.0, 🧑‍🎓 12.1), then
+// the neutral one, unless another member matches clearly better (the query
+// names the gender: "woman technologist").
+const familyBonus = 0.04
 
 func (ix *Index) rank(s *scratch, limit int) []Hit {
 	for _, ei := range s.touchedE {
@@ -574,9 +578,6 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 		}
 		ent := &ix.Entries[ei]
 		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: e.field}
-		if ent.Family != ei {
-			h.Score -= familyMemberPenalty // the neutral form wins near ties
-		}
 		switch {
 		case e.related:
 			h.Field = packfmt.FieldLow
@@ -585,7 +586,7 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 		}
 		f := &s.fam[ent.Family]
 		if f.stamp == s.gen {
-			if better(h, s.hits[f.hit]) {
+			if ix.represents(h, s.hits[f.hit]) {
 				s.hits[f.hit] = h
 			}
 			continue
@@ -594,6 +595,26 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 		s.hits = append(s.hits, h)
 	}
 	return topK(s.hits, limit)
+}
+
+// represents reports whether hit a rather than b (same family) is shown.
+func (ix *Index) represents(a, b Hit) bool {
+	ea, eb := &ix.Entries[a.Entry], &ix.Entries[b.Entry]
+	sa, sb := a.Score, b.Score
+	switch {
+	case ea.Version < eb.Version:
+		sa *= 1 + familyBonus
+	case eb.Version < ea.Version:
+		sb *= 1 + familyBonus
+	case ea.Family == a.Entry:
+		sa *= 1 + familyBonus
+	case eb.Family == b.Entry:
+		sb *= 1 + familyBonus
+	}
+	if sa != sb {
+		return sa > sb
+	}
+	return a.Entry < b.Entry
 }
 
 // topK returns the best k hits, best first, keeping a sorted window of
