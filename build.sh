@@ -33,7 +33,7 @@ cp -R assets/. "$out/assets/"
 for dir in packs/dist/*/; do
   version=$(basename "$dir")
   mkdir -p "$out/assets/v1/pack/$version"
-  cp "$dir"manifest.json "$dir"pack.*.json "$out/assets/v1/pack/$version/"
+  cp "$dir"manifest.json "$dir"pack.*.json "$dir"index.*.bin "$out/assets/v1/pack/$version/"
   cp "$dir"vectors.*.bin "$out/assets/v1/pack/$version/" 2>/dev/null || true
 done
 

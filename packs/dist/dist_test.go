@@ -10,7 +10,7 @@ import (
 func TestBuiltin(t *testing.T) {
 	files, err := Builtin()
 	require.NoError(t, err)
-	assert.Len(t, files, 4)
+	assert.Len(t, files, 2)
 	hash, err := DataHash()
 	require.NoError(t, err)
 	assert.Len(t, hash, 64)

@@ -9,17 +9,21 @@ import (
 	"github.com/emojisearch/emojisearch/engine"
 )
 
-// PackLoader fetches a pack file of the served version by name
-// ("pack.fr.json"); in the Worker it reads the static assets.
+// PackLoader fetches a file of the served pack version by name
+// ("index.fr.bin"); in the Worker it reads the static assets.
 type PackLoader interface {
 	LoadPack(ctx context.Context, name string) ([]byte, error)
 }
 
 // Packs holds one alias engine per locale for the life of an instance:
-// English core plus the locale's core and extension packs (spec 1, Locale
-// rules 3). en and tr are built in; other locales load on first use.
+// English plus the locale's core and extension packs (spec 1, Locale rules
+// 3). Engines are built from pre-normalised binary indexes (packs/
+// FORMAT.md, "Binary index"), one per locale holding its core and
+// extension phrases, which load in about a millisecond: en and tr are built
+// in, other locales' indexes are read from the static assets on first use.
+// The English index holds the English extension phrases too, so every
+// locale also sees those (a superset of "English core").
 type Packs struct {
-	enCore []byte
 	loader PackLoader
 
 	mu      sync.Mutex
@@ -29,24 +33,22 @@ type Packs struct {
 // BuiltinLocales are the locales whose packs ship inside the module.
 var BuiltinLocales = []string{"en", "tr"}
 
-// NewPacks builds the engines of the built-in locales from files keyed by
-// name ("pack.en.json", "pack.en.ext.json", "pack.tr.json", ...).
+// NewPacks builds the engines of the built-in locales from their binary
+// indexes keyed by file name ("index.en.bin", "index.tr.bin").
 func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
-	enCore, ok := builtin["pack.en.json"]
+	enIndex, ok := builtin["index.en.bin"]
 	if !ok {
-		return nil, errors.New("search: the English core pack must be built in")
+		return nil, errors.New("search: the English index must be built in")
 	}
-	p := &Packs{enCore: enCore, loader: loader, engines: map[string]*engine.Engine{}}
+	p := &Packs{loader: loader, engines: map[string]*engine.Engine{}}
 	for _, locale := range BuiltinLocales {
-		files, err := p.files(locale, func(name string) ([]byte, error) {
-			b, ok := builtin[name]
+		files := [][]byte{enIndex}
+		if locale != "en" {
+			idx, ok := builtin["index."+locale+".bin"]
 			if !ok {
-				return nil, fmt.Errorf("search: built-in pack %s missing", name)
+				return nil, fmt.Errorf("search: built-in index of %s missing", locale)
 			}
-			return b, nil
-		})
-		if err != nil {
-			return nil, err
+			files = append(files, idx)
 		}
 		eng, err := engine.Load(engine.NewConfig(), files...)
 		if err != nil {
@@ -55,23 +57,6 @@ func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 		p.engines[locale] = eng
 	}
 	return p, nil
-}
-
-// files lists the pack files of a locale's engine, English core first.
-func (p *Packs) files(locale string, read func(string) ([]byte, error)) ([][]byte, error) {
-	names := []string{"pack." + locale + ".json", "pack." + locale + ".ext.json"}
-	out := [][]byte{p.enCore}
-	if locale == "en" {
-		names = names[1:]
-	}
-	for _, n := range names {
-		b, err := read(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
 }
 
 // Engine returns the locale's engine, loading its packs on first use. A
@@ -88,11 +73,15 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 	if p.loader == nil {
 		return nil, fmt.Errorf("search: no pack loader for locale %s", locale)
 	}
-	files, err := p.files(locale, func(name string) ([]byte, error) { return p.loader.LoadPack(ctx, name) })
+	idx, err := p.loader.LoadPack(ctx, "index."+locale+".bin")
 	if err != nil {
 		return nil, err
 	}
-	eng, err = engine.Load(engine.NewConfig(), files...)
+	p.mu.Lock()
+	english := p.engines["en"]
+	p.mu.Unlock()
+	// Extending the English engine reuses its index instead of rebuilding it.
+	eng, err = english.With(idx)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func newService(t *testing.T, m Meaning, failLoads bool) (*Service, *memCache) {
 	t.Helper()
 	dir := filepath.Join(packDir, version(t))
 	builtin := map[string][]byte{}
-	for _, n := range []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json"} {
+	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		require.NoError(t, err)
 		builtin[n] = b
