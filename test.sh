@@ -8,11 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-echo "== gofmt, go vet"
+echo "== gofmt, go mod tidy, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
+go mod tidy -diff
 go vet ./...
 GOOS=js GOARCH=wasm go vet ./worker/... ./service/...
 GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
