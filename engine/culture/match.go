@@ -5,13 +5,15 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine"
 )
 
 // matches reports how a normalized query matches a trigger: 2 when equal,
-// 1 when the trigger is a whole-word phrase of the query (a substring for
-// triggers in scripts written without spaces, such as Han), 0 otherwise.
+// 1 when the trigger is a whole-word phrase of the query (for triggers in
+// scripts written without spaces, such as Han, a substring of at least two
+// characters: a one-character trigger matches only itself), 0 otherwise.
 func matches(query, trigger string) int {
 	if query == "" || trigger == "" {
 		return 0
@@ -23,7 +25,10 @@ func matches(query, trigger string) int {
 		return 0
 	}
 	if unspaced(trigger) {
-		return 1
+		if utf8.RuneCountInString(trigger) >= 2 {
+			return 1
+		}
+		return 0
 	}
 	q, t := engine.Tokenize(query), engine.Tokenize(trigger)
 	for i := 0; i+len(t) <= len(q); i++ {
