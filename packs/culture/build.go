@@ -170,9 +170,7 @@ func ReadSources(dataDir string) ([]Source, error) {
 			return nil, err
 		}
 		var s Source
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
+		if err := jsonStrict(b, &s); err != nil {
 			return nil, fmt.Errorf("%s.json: %w", loc, err)
 		}
 		if s.Locale != loc {
@@ -272,4 +270,10 @@ func Run(dataDir, distRoot, version string) (string, map[string][]byte, error) {
 		}
 	}
 	return out, files, nil
+}
+
+func jsonStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
