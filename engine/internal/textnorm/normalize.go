@@ -55,8 +55,8 @@ func Normalize(s string, maxLength int) string {
 			r, n := utf8.DecodeRune(seg)
 			seg = seg[n:]
 			if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
-				if prevLatin || isArabicMark(r) || (r == 0x308 && (prev == 'е' || prev == 'і')) {
-					continue // Latin accents, tashkeel, ё = е
+				if space || prevLatin || isArabicMark(r) || (r == 0x308 && (prev == 'е' || prev == 'і')) {
+					continue // marks with no base, Latin accents, tashkeel, ё = е
 				}
 				b.WriteRune(r)
 				continue

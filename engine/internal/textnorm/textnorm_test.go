@@ -87,7 +87,9 @@ func FuzzNormalize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		n := Normalize(s, MaxQueryLength)
-		assert.Equal(t, n, Normalize(n, MaxQueryLength), "idempotent")
+		// The cut limits input, not output (NFKD can lengthen text), so
+		// the fixpoint property holds without it.
+		assert.Equal(t, n, Normalize(n, 0), "idempotent")
 		assert.False(t, strings.HasPrefix(n, " ") || strings.HasSuffix(n, " ") || strings.Contains(n, "  "))
 		for _, tok := range Tokenize(n) {
 			assert.NotEmpty(t, tok)
