@@ -86,8 +86,8 @@ type Entry struct {
 	Windows  []Window `json:"windows,omitempty"`
 	// Regions is the scope of a regional entry (ISO 3166-1 alpha-2, upper case).
 	Regions []string `json:"regions,omitempty"`
-	// Over optionally names the canonical answers (hexcodes) a regional entry
-	// leads above; empty means any.
+	// Over names the canonical answers (hexcodes) a regional entry leads
+	// above (rule 3); a regional entry without Over never leads.
 	Over []string `json:"over,omitempty"`
 }
 

@@ -14,7 +14,7 @@ import (
 func fixture() *File {
 	return &File{Format: Format, FormatVersion: FormatVersion, PackVersion: "test", Locale: "pt", From: "2026-11-23", To: "2027-11-22",
 		Entries: []Entry{
-			{ID: "pt.carnaval", Emoji: "🎭", Hexcode: "1F3AD", Kind: KindRegional, Weight: 0.9, Context: "Carnaval", Triggers: []string{"carnaval", "bloco"}, Regions: []string{"BR"},
+			{ID: "pt.carnaval", Emoji: "🎭", Hexcode: "1F3AD", Kind: KindRegional, Weight: 0.9, Context: "Carnaval", Triggers: []string{"carnaval", "bloco"}, Regions: []string{"BR"}, Over: []string{"1F483"},
 				Windows: []Window{{From: "2027-02-05", To: "2027-02-10"}}},
 			{ID: "pt.natal", Emoji: "🎄", Hexcode: "1F384", Kind: KindEvent, Weight: 0.8, Context: "Natal", Triggers: []string{"natal", "feliz natal"},
 				Windows: []Window{{From: "2026-12-01", To: "2026-12-26"}}},
@@ -23,6 +23,7 @@ func fixture() *File {
 			{ID: "pt.ok-br", Emoji: "👍", Hexcode: "1F44D", Kind: KindRegional, Weight: 0.6, Context: "👌 é ofensivo no Brasil", Triggers: []string{"ok", "beleza"}, Regions: []string{"BR"}, Over: []string{"1F44C"}},
 			{ID: "pt.saudade", Emoji: "🥺", Hexcode: "1F97A", Kind: KindLasting, Weight: 0.5, Context: "Saudade", Triggers: []string{"saudade", "saudades"}},
 			{ID: "pt.kkk", Emoji: "😂", Hexcode: "1F602", Kind: KindLasting, Weight: 0.4, Context: "kkkk", Triggers: []string{"kkk", "natal"}},
+			{ID: "pt.chimarrao", Emoji: "🧉", Hexcode: "1F9C9", Kind: KindRegional, Weight: 0.6, Context: "Chimarrão", Triggers: []string{"chimarrao"}, Regions: []string{"BR"}},
 			{ID: "zh.dragon", Emoji: "🐉", Hexcode: "1F409", Kind: KindLasting, Weight: 0.3, Context: "龙", Triggers: []string{"龙", "龙的传人"}},
 		}}
 }
@@ -301,9 +302,12 @@ func TestMatchRegionalLead(t *testing.T) {
 		{"region outside the scope", "ok", "1F44C", "2027-01-01", "PT", ""},
 		{"query only contains the trigger", "ok obrigado", "1F44C", "2027-01-01", "BR", ""},
 		{"top is not an answer it names", "ok", "1F197", "2027-01-01", "BR", ""},
-		{"entry without Over leads over any top", "carnaval", "1F483", "2027-02-06", "BR", "1F3AD"},
+		{"undated regional entry, any day", "ok", "1F44C", "2030-06-01", "BR", "1F44D"},
+		{"dated regional entry in its window", "carnaval", "1F483", "2027-02-06", "BR", "1F3AD"},
 		{"dated regional entry outside its window", "carnaval", "1F483", "2027-03-06", "BR", ""},
-		{"already the top answer", "carnaval", "1F3AD", "2027-02-06", "BR", ""},
+		{"top answer not named in Over", "carnaval", "1F389", "2027-02-06", "BR", ""},
+		{"entry without Over never leads", "chimarrao", "2615", "2027-02-06", "BR", ""},
+		{"no top answer", "ok", "", "2027-01-01", "BR", ""},
 		{"not regional", "natal", "1F31F", "2026-12-20", "BR", ""},
 	}
 	for _, c := range cases {

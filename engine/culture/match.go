@@ -109,13 +109,14 @@ func MatchCulture(c *File, query, day, region string) []Result {
 }
 
 // MatchRegionalLead applies the regional-lead rule (rule 3, spec 3
-// matchRegionalLead): a regional entry active on day whose scope contains
-// region, for a query equal to one of its triggers, and (when the entry
-// names answers in Over) above one of those, leads the list. It returns
-// the culture result to put first, before topID; false without region, with
-// a region outside every scope, or when the entry's emoji already is topID.
+// matchRegionalLead): a regional entry active on day, whose scope contains
+// region, for a query equal to one of its triggers, and above a canonical
+// answer it names (topID is in the entry's Over), leads the list. It returns
+// the culture result to put first, the canonical answer going second; false
+// without region, with a region outside every scope, when no such entry
+// names topID, or when the best such entry's emoji already is topID.
 func MatchRegionalLead(c *File, query, topID, day, region string) (Result, bool) {
-	if c == nil || region == "" {
+	if c == nil || region == "" || topID == "" {
 		return Result{}, false
 	}
 	q := engine.Normalize(query, engine.MaxQueryLength)
@@ -125,17 +126,14 @@ func MatchRegionalLead(c *File, query, topID, day, region string) (Result, bool)
 		if e.Kind != KindRegional || !eligible(*e, day, region) || !slices.Contains(e.Triggers, q) {
 			continue
 		}
-		if len(e.Over) > 0 && !slices.ContainsFunc(e.Over, func(id string) bool { return sameID(id, topID) }) {
-			continue
-		}
-		if topID != "" && sameID(e.Hexcode, topID) {
+		if !slices.ContainsFunc(e.Over, func(id string) bool { return sameID(id, topID) }) {
 			continue
 		}
 		if best == nil || e.Weight > best.Weight {
 			best = e
 		}
 	}
-	if best == nil {
+	if best == nil || sameID(best.Hexcode, topID) {
 		return Result{}, false
 	}
 	return resultOf(*best, q), true

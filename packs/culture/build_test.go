@@ -135,3 +135,55 @@ func TestLastDay(t *testing.T) {
 	assert.Equal(t, "2027-11-22", LastDay("2026-11-23"))
 	assert.Equal(t, "2028-02-29", LastDay("2027-03-01"))
 }
+
+// TestCommittedExamples applies committed culture files to canonical lists
+// shaped like the engine's answers (spec 1 culture rules 2 and 3).
+func TestCommittedExamples(t *testing.T) {
+	_, dir := committed(t)
+	load := func(loc string) *ec.File {
+		b, err := os.ReadFile(filepath.Join(dir, FileName(loc)))
+		require.NoError(t, err)
+		f, err := ec.Parse(b)
+		require.NoError(t, err)
+		return f
+	}
+	top := func(ids ...string) []ec.Result {
+		var rs []ec.Result
+		for _, id := range ids {
+			rs = append(rs, ec.Result{ID: id, Source: "alias"})
+		}
+		return rs
+	}
+	cases := []struct {
+		name, loc, query, day, region string
+		canonical                     []string
+		want                          []string // leading ids
+	}{
+		{"football in GB leads with soccer", "en", "football", "2027-01-10", "GB", []string{"1F3C8", "1F3C9"}, []string{"26BD", "1F3C8", "1F3C9"}},
+		{"football in the US stays American", "en", "football", "2027-01-10", "US", []string{"1F3C8", "1F3C9"}, []string{"1F3C8", "1F3C9"}},
+		{"football without region", "en", "football", "2027-01-10", "", []string{"1F3C8", "1F3C9"}, []string{"1F3C8", "1F3C9"}},
+		{"thanksgiving in the US adds pie after the turkey", "en", "thanksgiving", "2026-11-26", "US", []string{"1F983", "1F357"}, []string{"1F983", "1F967", "1F357"}},
+		{"thanksgiving elsewhere is canonical", "en", "thanksgiving", "2026-11-26", "GB", []string{"1F983", "1F357"}, []string{"1F983", "1F357"}},
+		{"tamam in Turkey avoids the OK hand", "tr", "tamam", "2027-01-10", "TR", []string{"1F44C", "1F44D"}, []string{"1F44D", "1F44C"}},
+		{"dia de muertos in Mexico", "es", "día de muertos", "2027-11-01", "MX", []string{"1F480"}, []string{"1F480", "1F33C", "1F35E"}},
+		{"dia de muertos elsewhere", "es", "día de muertos", "2027-11-01", "ES", []string{"1F480"}, []string{"1F480"}},
+		{"carnaval in Brazil", "pt", "carnaval", "2027-02-08", "BR", []string{"1F389"}, []string{"1F389", "1F3AD"}},
+		{"ok in Brazil leads with thumbs up", "pt", "ok", "2027-02-08", "BR", []string{"1F197", "1F44C"}, []string{"1F44D", "1F197", "1F44C"}},
+		{"ok in Portugal", "pt", "ok", "2027-02-08", "PT", []string{"1F197", "1F44C"}, []string{"1F197", "1F44C"}},
+		{"diwali", "hi", "दिवाली", "2027-10-29", "", []string{"1F386"}, []string{"1F386", "1FA94"}},
+		{"diwali out of season", "hi", "दिवाली", "2027-06-01", "", []string{"1F386"}, []string{"1F386"}},
+		{"spring festival", "zh", "春节快乐", "2027-02-06", "", []string{"1F389"}, []string{"1F389", "1F9E7"}},
+		{"eid al-fitr", "ar", "عيد مبارك", "2027-03-10", "", []string{"1F54C"}, []string{"1F54C", "1F389"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ec.ApplyCulture(load(c.loc), c.query, top(c.canonical...), ec.Options{Day: c.day, Region: c.region, Limit: 24})
+			var ids []string
+			for _, r := range got {
+				ids = append(ids, r.ID)
+			}
+			require.GreaterOrEqual(t, len(ids), len(c.want), ids)
+			assert.Equal(t, c.want, ids[:len(c.want)])
+		})
+	}
+}
