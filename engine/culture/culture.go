@@ -10,7 +10,8 @@
 // Culture results join right after the top canonical result (at most
 // MaxInserted of them, then the list is cut to the limit); custom emoji stay
 // first. A regional entry whose scope holds the request region leads only for
-// a query equal to its trigger (MatchRegionalLead).
+// a query equal to its trigger and above a canonical answer it names
+// (MatchRegionalLead).
 //
 // The package is pure Go (standard library and engine) and builds natively and
 // for js/wasm. Days are "YYYY-MM-DD" strings, which order like the days they
