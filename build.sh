@@ -27,7 +27,8 @@ for variant in worker worker-diag; do
 done
 
 # Static assets: assets/ (with its _headers rules), plus every built pack
-# version under /v1/pack/<version>/ (immutable once published).
+# version under /v1/pack/<version>/ (immutable once published) and its
+# culture files under /v1/culture/<version>/.
 rm -rf "$out/assets" && mkdir -p "$out/assets/v1/pack"
 cp -R assets/. "$out/assets/"
 for dir in packs/dist/*/; do
@@ -35,6 +36,11 @@ for dir in packs/dist/*/; do
   mkdir -p "$out/assets/v1/pack/$version"
   cp "$dir"manifest.json "$dir"pack.*.json "$dir"index.*.bin "$out/assets/v1/pack/$version/"
   cp "$dir"vectors.*.bin "$out/assets/v1/pack/$version/" 2>/dev/null || true
+  # Culture files: /v1/culture/<version>/culture.<locale>.json and index.json.
+  if [ -d "$dir"culture ]; then
+    mkdir -p "$out/assets/v1/culture/$version"
+    cp "$dir"culture/*.json "$out/assets/v1/culture/$version/"
+  fi
 done
 
 go build "${flags[@]}" -o "$out/bin/hostsim" ./hostsim/cmd/hostsim

@@ -47,3 +47,23 @@ func TestPacksAreImmutableStaticFiles(t *testing.T) {
 	}
 	assert.Equal(t, 404, get(t, "/_headers").Status, "the rules file itself is never served")
 }
+
+// Culture files are static assets too, never immutable (a deploy can change
+// them under one pack version).
+func TestCultureFilesAreStatic(t *testing.T) {
+	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
+	base := "/v1/culture/" + version + "/"
+	index := get(t, base+"index.json")
+	require.Equal(t, 200, index.Status, string(index.Body))
+	for _, name := range []string{"index.json", "culture.en.json", "culture.hi.json", "culture.zh.json"} {
+		r := get(t, base+name)
+		require.Equal(t, 200, r.Status, name)
+		assert.Equal(t, "public, max-age=3600", r.Header.Get("Cache-Control"), name)
+		assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"), name)
+		var file map[string]any
+		require.NoError(t, json.Unmarshal(r.Body, &file), name)
+	}
+	missing := get(t, base+"culture.xx.json")
+	assert.Equal(t, 404, missing.Status, "a locale without a culture file")
+	assert.Equal(t, "*", missing.Header.Get("Access-Control-Allow-Origin"))
+}
