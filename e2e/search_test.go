@@ -63,3 +63,32 @@ func TestSearchRefusesBadParameters(t *testing.T) {
 	}
 	assert.Equal(t, 405, call(t, "POST", "/v1/search?q=a", nil).Status)
 }
+
+// The culture layer on a lasting entry (windows would depend on the day).
+func TestSearchCulture(t *testing.T) {
+	off := get(t, "/v1/search?q=goat").JSON(t)
+	assert.Nil(t, off["culture"])
+
+	r := get(t, "/v1/search?q=goat&culture=1")
+	require.Equal(t, 200, r.Status, string(r.Body))
+	assert.Equal(t, "public, max-age=3600", r.Header.Get("Cache-Control"))
+	body := r.JSON(t)
+	info, ok := body["culture"].(map[string]any)
+	require.True(t, ok, "culture object present for a locale with a culture file")
+	assert.Equal(t, time.Now().UTC().Format("2006-01-02"), info["day"])
+	assert.Nil(t, info["region"])
+	found := false
+	for i, it := range body["results"].([]any) {
+		item := it.(map[string]any)
+		if item["source"] == "culture" {
+			assert.Positive(t, i, "after the top canonical result")
+			assert.NotEmpty(t, item["context"])
+			if item["cultureId"] == "en.goat" {
+				found = true
+			}
+		}
+	}
+	if body["results"].([]any)[0].(map[string]any)["emoji"] != "🐐" {
+		assert.True(t, found, "the lasting GOAT entry joins the answer")
+	}
+}

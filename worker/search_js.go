@@ -36,8 +36,26 @@ func newSearch(packVersion, model string) (*search.Service, error) {
 		DataHash:    hash,
 		Packs:       packs,
 		Cache:       edgeCache{},
+		Cultures:    search.NewCultures(assetCultures{version: packVersion}),
 		Background:  jsbridge.WaitUntil,
 	}), nil
+}
+
+// assetCultures reads culture files from the ASSETS binding; 404 means the
+// locale has none.
+type assetCultures struct{ version string }
+
+func (a assetCultures) LoadCulture(ctx context.Context, locale string) ([]byte, bool, error) {
+	res, err := fetch.Binding(ctx, "ASSETS", fetch.Request{URL: "https://assets.local/v1/culture/" + a.version + "/culture." + locale + ".json"})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case res.Status == http.StatusNotFound:
+		return nil, false, nil
+	case res.Status != http.StatusOK:
+		return nil, false, fmt.Errorf("culture %s: assets answered %d", locale, res.Status)
+	}
+	return res.Body, true, nil
 }
 
 // assetPacks reads pack files from the ASSETS binding.

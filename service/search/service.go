@@ -54,6 +54,9 @@ type Config struct {
 	Meaning  Meaning // nil: no embedding backend bound (alias-only service)
 	Fuse     Fuser
 	Cache    Cache // nil: no shared cache
+	// Cultures holds the culture files (nil: culture=1 is accepted and
+	// answers with culture null).
+	Cultures *Cultures
 	// Background runs work after the response (waitUntil); nil runs it
 	// inline.
 	Background func(ctx context.Context, fn func(context.Context))
@@ -116,6 +119,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, timing := s.search(r.Context(), p)
+	s.applyCulture(r.Context(), p, &res.Response)
 	h := w.Header()
 	switch {
 	case res.cacheControl != "":
