@@ -161,17 +161,11 @@ func (f *FS) install() {
 		return jsrt.Undefined, file.Close()
 	})
 	method("read", func(args []jsrt.Value) (jsrt.Value, error) {
-		buf, ok := jsrt.Arg(args, 1).(*jsrt.Object)
-		if !ok || !buf.IsBytes() {
-			return nil, syscall.EINVAL
+		dst, err := window(args)
+		if err != nil {
+			return nil, err
 		}
-		off, length := num(args, 2), num(args, 3)
-		if off < 0 || length < 0 || off+length > len(buf.Bytes()) {
-			return nil, syscall.EINVAL
-		}
-		dst := buf.Bytes()[off : off+length]
 		var n int
-		var err error
 		if num(args, 0) == 0 {
 			if f.stdin == nil {
 				return 0.0, nil
@@ -194,15 +188,10 @@ func (f *FS) install() {
 		return float64(n), err
 	})
 	method("write", func(args []jsrt.Value) (jsrt.Value, error) {
-		buf, ok := jsrt.Arg(args, 1).(*jsrt.Object)
-		if !ok || !buf.IsBytes() {
-			return nil, syscall.EINVAL
+		src, err := window(args)
+		if err != nil {
+			return nil, err
 		}
-		off, length := num(args, 2), num(args, 3)
-		if off < 0 || length < 0 || off+length > len(buf.Bytes()) {
-			return nil, syscall.EINVAL
-		}
-		src := buf.Bytes()[off : off+length]
 		switch num(args, 0) {
 		case 1:
 			n, err := f.out.Stdout.Write(src)
@@ -381,4 +370,18 @@ func (f *FS) stdStats() jsrt.Value {
 	o.Define("mode", float64(syscall.S_IFCHR|0o620))
 	f.rt.Method(o, "isDirectory", func(jsrt.Value, []jsrt.Value) (jsrt.Value, error) { return false, nil })
 	return o
+}
+
+// window is the buffer range of read/write(fd, buffer, offset, length, ...),
+// bounds-checked: the guest is never trusted.
+func window(args []jsrt.Value) ([]byte, error) {
+	buf, ok := jsrt.Arg(args, 1).(*jsrt.Object)
+	if !ok || !buf.IsBytes() {
+		return nil, syscall.EINVAL
+	}
+	off, length := int(jsrt.ToNumber(jsrt.Arg(args, 2))), int(jsrt.ToNumber(jsrt.Arg(args, 3)))
+	if off < 0 || length < 0 || off+length > len(buf.Bytes()) {
+		return nil, syscall.EINVAL
+	}
+	return buf.Bytes()[off : off+length], nil
 }
