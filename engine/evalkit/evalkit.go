@@ -147,6 +147,37 @@ func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 	return m
 }
 
+// Score measures any ranking (the fused service search, for one) on the
+// rows: hit@1, hit@10, MRR@10 and the no-result share; search returns
+// emoji best first.
+func Score(rows []Row, search func(q string) []string) Metrics {
+	var m Metrics
+	for _, row := range rows {
+		gold := map[string]bool{}
+		for _, g := range row.Gold {
+			gold[key(g)] = true
+		}
+		got := search(row.Q)
+		m.N++
+		if len(got) == 0 {
+			m.NoResult++
+		}
+		for i, e := range got[:min(len(got), 10)] {
+			if gold[key(e)] {
+				if i == 0 {
+					m.Hit1++
+				}
+				m.Hit10++
+				m.MRR += 1 / float64(i+1)
+				break
+			}
+		}
+	}
+	n := float64(max(m.N, 1))
+	m.Hit1, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit10/n, m.MRR/n, m.NoResult/n
+	return m
+}
+
 // Prefixes lists the prefixes of q of at least minLen characters, q included.
 func Prefixes(q string, minLen int) []string {
 	var out []string

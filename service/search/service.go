@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -25,6 +26,11 @@ type Cache interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
 	Put(ctx context.Context, key string, body []byte, ttl time.Duration) error
 }
+
+// ErrIncomplete marks a meaning-tier answer built without some of its
+// data (a vector file that did not load): the hits are used, the answer is
+// not cached, and the next request tries again (spec 1).
+var ErrIncomplete = errors.New("search: some data could not be loaded")
 
 // Hit is one emoji of the meaning tier with its cosine similarity.
 type Hit struct {
@@ -183,7 +189,11 @@ func (s *Service) search(ctx context.Context, p Params) (answer, timing) {
 		begin := s.cfg.Now()
 		hits, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
 		t = timing{embedded: true, embed: s.cfg.Now().Sub(begin)}
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrIncomplete):
+			complete = false
+			useAlias = useAlias || len(hits) == 0
+		case err != nil:
 			a.Degraded, hits, useAlias = true, nil, true
 		}
 	}

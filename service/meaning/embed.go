@@ -1,0 +1,129 @@
+package meaning
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+)
+
+// Embedder turns texts into vectors, one row per text.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// ErrBackend wraps every failure of the embedding backend: the search
+// answer is then degraded (spec 1).
+var ErrBackend = errors.New("meaning: embedding backend failed")
+
+// Runner is the AI binding: env.AI.run(model, inputs) decoded into out.
+type Runner interface {
+	Run(ctx context.Context, model string, inputs, out any) error
+}
+
+// Binding embeds through the Workers AI binding.
+type Binding struct {
+	AI    Runner
+	Model string // Workers AI model name, e.g. @cf/baai/bge-m3
+}
+
+// Embed calls env.AI.run(model, {text: texts}).
+func (b Binding) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	var out output
+	if err := b.AI.Run(ctx, b.Model, map[string]any{"text": texts}, &out); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
+	}
+	return out.rows(len(texts))
+}
+
+// Poster sends one POST and returns the answer's status and body (the
+// worker passes its fetch binding; tests pass net/http).
+type Poster func(ctx context.Context, url string, header http.Header, body []byte) (int, []byte, error)
+
+// REST embeds through the Workers AI REST API:
+// POST {BaseURL}{model} with {text: [...]}, answering
+// {result: {shape, data}, success, errors, messages}. BaseURL ends with
+// "/ai/run/", as https://api.cloudflare.com/client/v4/accounts/ID/ai/run/.
+type REST struct {
+	BaseURL string
+	Token   string
+	Model   string
+	Post    Poster
+}
+
+// Embed calls the REST API.
+func (r REST) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	body, err := json.Marshal(map[string]any{"text": texts})
+	if err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Authorization", "Bearer "+r.Token)
+	status, res, err := r.Post(ctx, r.BaseURL+r.Model, h, body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
+	}
+	var env struct {
+		Result  *output `json:"result"`
+		Success bool    `json:"success"`
+		Errors  []struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(res)).Decode(&env); err != nil {
+		return nil, fmt.Errorf("%w: status %d, body not JSON", ErrBackend, status)
+	}
+	if status != http.StatusOK || !env.Success || env.Result == nil {
+		msgs := make([]string, 0, len(env.Errors))
+		for _, e := range env.Errors {
+			msgs = append(msgs, fmt.Sprintf("%d %s", e.Code, e.Message))
+		}
+		return nil, fmt.Errorf("%w: status %d: %s", ErrBackend, status, strings.Join(msgs, "; "))
+	}
+	return env.Result.rows(len(texts))
+}
+
+// output is Workers AI's text-embedding answer.
+type output struct {
+	Shape []int       `json:"shape"`
+	Data  [][]float64 `json:"data"`
+}
+
+// rows checks the answer has one finite row per text, all of one width.
+func (o output) rows(n int) ([][]float32, error) {
+	if len(o.Data) != n {
+		return nil, fmt.Errorf("%w: %d rows for %d texts", ErrBackend, len(o.Data), n)
+	}
+	out := make([][]float32, n)
+	for i, row := range o.Data {
+		if len(row) == 0 || len(row) != len(o.Data[0]) {
+			return nil, fmt.Errorf("%w: ragged or empty rows", ErrBackend)
+		}
+		v := make([]float32, len(row))
+		for j, f := range row {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("%w: non-finite value", ErrBackend)
+			}
+			v[j] = float32(f)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Local embeds in process with a model of engine/embed (the native service
+// and the evaluation command; the worker reaches models through Workers AI).
+type Local struct {
+	Model interface{ EmbedAll([]string) [][]float32 }
+}
+
+// Embed embeds every text.
+func (l Local) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return l.Model.EmbedAll(texts), nil
+}
