@@ -48,10 +48,8 @@ func TestHealthBody(t *testing.T) {
 	body := get(t, "/v1/health").JSON(t)
 	assert.Equal(t, true, body["ok"])
 	assert.Equal(t, "e17c48r1", body["packVersion"], "packVersion comes from wrangler.toml vars")
-	assert.Equal(t, "bge-m3@1024", body["model"])
-	// workerd binds AI (it runs remotely); hostsim leaves it unbound until a
-	// local model is configured, and then reports no embedding backend.
-	assert.Equal(t, tgt.name == "workerd", body["semantic"])
+	assert.Equal(t, "glove-cldr@100", body["model"])
+	assert.Equal(t, true, body["semantic"], "hostsim binds the local model as AI; workerd reaches it through EMBED_URL")
 }
 
 func TestOneInstanceServesManyRequests(t *testing.T) {

@@ -197,13 +197,18 @@ func TestCacheAPI(t *testing.T) {
 }
 
 func TestRateLimitBinding(t *testing.T) {
-	key := unique("ip-")
+	// The limiter counts in fixed 60 s windows: a burst that straddles a
+	// window boundary is counted in two, so one fresh attempt is allowed.
+	var key string
 	allowed := 0
-	for i := 0; i < 35; i++ {
-		r := postJSON(t, "/__diag/ratelimit/RL_ANON?key="+key, nil)
-		require.Equal(t, 200, r.Status, string(r.Body))
-		if r.JSON(t)["success"] == true {
-			allowed++
+	for attempt := 0; attempt < 2 && allowed != 30; attempt++ {
+		key, allowed = unique("ip-"), 0
+		for i := 0; i < 35; i++ {
+			r := postJSON(t, "/__diag/ratelimit/RL_ANON?key="+key, nil)
+			require.Equal(t, 200, r.Status, string(r.Body))
+			if r.JSON(t)["success"] == true {
+				allowed++
+			}
 		}
 	}
 	assert.Equal(t, 30, allowed, "RL_ANON allows 30 per minute per key")

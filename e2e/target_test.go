@@ -46,6 +46,10 @@ func TestMain(m *testing.M) {
 		}
 	}
 	var err error
+	if ai, err = startBackend(root); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
 	switch name := os.Getenv("E2E_TARGET"); name {
 	case "", "hostsim":
 		tgt, err = startHostsim(root)
@@ -60,6 +64,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	tgt.stop()
+	ai.close()
 	os.Exit(code)
 }
 
@@ -89,7 +94,8 @@ func startHostsim(root string) (*target, error) {
 		WithCompilationCache(filepath.Join(os.TempDir(), "e2e-wazero-cache")).
 		WithLog(logFile).
 		WithConsole(logFile, logFile).
-		WithCrons(false)
+		WithCrons(false).
+		WithAI(ai)
 	sim, err := hostsim.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -142,7 +148,8 @@ func startWorkerd(root string) (*target, error) {
 	}
 	dev := exec.Command(wrangler, "dev", "build/worker-diag/worker.mjs", "--local", "--ip", "127.0.0.1",
 		"--port", fmt.Sprint(port), "--persist-to", state, "--log-level", "warn",
-		"--show-interactive-dev-session=false", "--test-scheduled")
+		"--show-interactive-dev-session=false", "--test-scheduled",
+		"--var", "EMBED_URL:"+ai.url, "--var", "EMBED_TOKEN:"+embedToken)
 	dev.Dir, dev.Env = root, env
 	dev.Stdout, dev.Stderr = logFile, logFile
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

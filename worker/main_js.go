@@ -25,12 +25,16 @@ func main() {
 	cfg := api.Config{
 		PackVersion: jsutil.String(env.Get("PACK_VERSION")),
 		Model:       jsutil.String(env.Get("EMBED_MODEL")),
-		Semantic:    !env.Get("AI").IsUndefined() || jsutil.String(env.Get("EMBED_URL")) != "",
 	}
 	if cfg.PackVersion == "" {
 		cfg.PackVersion = dist.Version
 	}
-	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model)
+	embedder, err := newEmbedder(cfg.Model, jsutil.String(env.Get("EMBED_URL")), jsutil.String(env.Get("EMBED_TOKEN")))
+	if err != nil {
+		fmt.Println("worker: meaning tier unavailable:", err)
+	}
+	cfg.Semantic = embedder != nil
+	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder)
 	if err != nil {
 		fmt.Println("worker: search unavailable:", err)
 	} else {

@@ -4,20 +4,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/emojisearch/emojisearch/packs/dist"
+	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/search"
+	"github.com/emojisearch/emojisearch/worker/internal/cf/ai"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/cache"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/fetch"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
+	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
 )
 
 // newSearch wires /v1/search to the platform: built-in en/tr packs, other
-// locales from the static assets, the edge cache, waitUntil.
-func newSearch(packVersion, model string) (*search.Service, error) {
+// locales from the static assets, the meaning tier (when an embedding
+// backend is bound), the edge cache, waitUntil.
+func newSearch(packVersion, model string, embedder meaning.Embedder) (*search.Service, error) {
 	builtin, err := dist.Builtin()
 	if err != nil {
 		return nil, err
@@ -30,7 +35,7 @@ func newSearch(packVersion, model string) (*search.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return search.New(search.Config{
+	cfg := search.Config{
 		PackVersion: packVersion,
 		Model:       model,
 		DataHash:    hash,
@@ -38,7 +43,52 @@ func newSearch(packVersion, model string) (*search.Service, error) {
 		Cache:       edgeCache{},
 		Cultures:    search.NewCultures(assetCultures{version: packVersion}),
 		Background:  jsbridge.WaitUntil,
-	}), nil
+		Now:         func() time.Time { return time.Now().Add(clockOffset()) },
+	}
+	if embedder != nil {
+		m, err := meaning.Lookup(model)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Meaning = meaning.New(meaning.Config{
+			Model:    m,
+			Embedder: embedder,
+			Files:    assetPacks{version: packVersion},
+			Emoji:    packs.Emoji,
+		})
+		cfg.Fuse = meaning.Fuser(m.Calibration)
+	}
+	return search.New(cfg), nil
+}
+
+// newEmbedder picks the embedding backend: the Workers AI REST endpoint
+// when EMBED_URL is set (local workerd has no Workers AI), else the AI
+// binding; nil when neither is there.
+func newEmbedder(model, url, token string) (meaning.Embedder, error) {
+	m, err := meaning.Lookup(model)
+	if err != nil {
+		return nil, err
+	}
+	if url != "" {
+		return meaning.REST{BaseURL: url, Token: token, Model: m.WorkersAI, Post: fetchPost}, nil
+	}
+	client, err := ai.Open("AI")
+	if errors.Is(err, jsutil.ErrUnbound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return meaning.Binding{AI: client, Model: m.WorkersAI}, nil
+}
+
+// fetchPost is meaning.Poster over the global fetch.
+func fetchPost(ctx context.Context, url string, h http.Header, body []byte) (int, []byte, error) {
+	res, err := fetch.Do(ctx, fetch.Request{Method: http.MethodPost, URL: url, Header: h, Body: body})
+	if err != nil {
+		return 0, nil, err
+	}
+	return res.Status, res.Body, nil
 }
 
 // assetCultures reads culture files from the ASSETS binding; 404 means the
@@ -58,10 +108,30 @@ func (a assetCultures) LoadCulture(ctx context.Context, locale string) ([]byte, 
 	return res.Body, true, nil
 }
 
-// assetPacks reads pack files from the ASSETS binding.
+// clockOffset is the e2e seam for the culture layer's day: zero always in
+// production; the diag build moves the service's clock.
+var clockOffset = func() time.Duration { return 0 }
+
+// assetFault is the e2e seam for a static file that fails to load: nil
+// always in production; the diag build fails the files a test names.
+var assetFault = func(name string) error { return nil }
+
+// assetPacks reads pack and vector files from the ASSETS binding.
 type assetPacks struct{ version string }
 
 func (a assetPacks) LoadPack(ctx context.Context, name string) ([]byte, error) {
+	return a.load(ctx, name)
+}
+
+// LoadVectors reads a vector file of the pack version.
+func (a assetPacks) LoadVectors(ctx context.Context, name string) ([]byte, error) {
+	return a.load(ctx, name)
+}
+
+func (a assetPacks) load(ctx context.Context, name string) ([]byte, error) {
+	if err := assetFault(name); err != nil {
+		return nil, err
+	}
 	res, err := fetch.Binding(ctx, "ASSETS", fetch.Request{URL: "https://assets.local/v1/pack/" + a.version + "/" + name})
 	if err != nil {
 		return nil, err

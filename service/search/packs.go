@@ -94,3 +94,13 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 	p.mu.Unlock()
 	return eng, nil
 }
+
+// Emoji returns the emoji of an id from the built-in English index, which
+// holds every emoji (the meaning tier's vector files name emoji by id).
+func (p *Packs) Emoji(id string) (string, bool) {
+	p.mu.Lock()
+	english := p.engines["en"]
+	p.mu.Unlock()
+	e, ok := english.Get(id)
+	return e.Emoji, ok
+}
