@@ -201,8 +201,10 @@ func (m *Meter) periodLocked(t time.Time) string {
 }
 
 // Count counts one call of metric for c in the current UTC month. Calls of
-// anonymous callers and development keys are not counted. Count only
-// answers that used the model (not degraded ones).
+// anonymous callers and development keys are not counted. Per spec 1
+// (Metering rule 1, over-limit state) the handler counts every answer,
+// shared-cache hits included, except degraded answers and answers given
+// while OverLimit is true (a cache hit then is unmetered).
 func (m *Meter) Count(c access.Caller, metric string) {
 	if !Metered(c) {
 		return
