@@ -1,6 +1,7 @@
 // Package auth verifies dashboard sign-ins (spec 2, Authentication): the
-// identity provider's session tokens, checked locally, and the
-// local-development cookie.
+// identity provider's (Clerk's) session tokens, checked locally, and the
+// local-development cookie; and deletes the provider's user when an
+// account is deleted (spec 2, Account deletion step 4).
 package auth
 
 import "errors"
@@ -12,8 +13,8 @@ type Identity struct {
 	Email         string
 	EmailVerified bool
 	Name          string
-	// IssuedAt is when the session token was issued (zero for the
-	// development cookie); account deletion compares against it.
+	// IssuedAtUnix is when the session token was issued (its iat; zero
+	// for the development cookie); account deletion compares against it.
 	IssuedAtUnix int64
 }
 

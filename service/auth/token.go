@@ -88,6 +88,8 @@ func (a *Authenticator) Verify(token string) (Identity, error) {
 		// status is not known to be signed in.
 		return Identity{}, unauthorized("session not active")
 	}
+	// A verified flag without an email is no verified email (403
+	// email_required for a new user).
 	return Identity{
 		Subject:       c.Subject,
 		Email:         c.Email,
