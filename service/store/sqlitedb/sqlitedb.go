@@ -197,6 +197,10 @@ func run(ctx context.Context, tx *sql.Tx, stmts []store.Stmt) ([]store.Result, e
 		if err != nil {
 			return nil, err
 		}
+		if n := paramCount(s.SQL); n != len(args) {
+			// D1 refuses a mismatch; database/sql would ignore extra ones.
+			return nil, fmt.Errorf("%w: wrong number of parameter bindings: the SQL has %d, got %d", store.ErrBind, n, len(args))
+		}
 		var before int64
 		if err := tx.QueryRowContext(ctx, "SELECT total_changes()").Scan(&before); err != nil {
 			return nil, err
@@ -285,4 +289,53 @@ func mapError(err error) error {
 		return &store.ConstraintError{Unique: unique, Err: err}
 	}
 	return err
+}
+
+// paramCount is what sqlite3_bind_parameter_count reports: the largest
+// parameter index, where a bare ? takes the next index and ?N sets N. It
+// skips string literals, quoted names and comments.
+func paramCount(q string) int {
+	max := 0
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c {
+		case '\'', '"', '`':
+			if j := strings.IndexByte(q[i+1:], c); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(q)
+			}
+		case '[':
+			if j := strings.IndexByte(q[i+1:], ']'); j >= 0 {
+				i += j + 1
+			}
+		case '-':
+			if strings.HasPrefix(q[i:], "--") {
+				if j := strings.IndexByte(q[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = len(q)
+				}
+			}
+		case '/':
+			if strings.HasPrefix(q[i:], "/*") {
+				if j := strings.Index(q[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					i = len(q)
+				}
+			}
+		case '?':
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
+			if j == i+1 {
+				max++
+			} else if n, err := strconv.Atoi(q[i+1 : j]); err == nil && n > max {
+				max = n
+			}
+			i = j - 1
+		}
+	}
+	return max
 }

@@ -185,3 +185,26 @@ func TestConcurrentRequestsAreSerialized(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "100", string(row["n"]))
 }
+
+func TestParamCountLikeD1(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want int
+	}{
+		{"SELECT 1", 0},
+		{"SELECT ?, ?", 2},
+		{"SELECT ?1, ?1, ?2", 2},
+		{"SELECT ?3", 3},
+		{"SELECT ?2, ?", 3},
+		{"SELECT '?', \"?\", `?`, [?] -- ?\n, ? /* ? */", 1},
+		{"SELECT 'it''s ?', ?", 1},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, paramCount(c.sql), c.sql)
+	}
+	db := open(t)
+	_, err := db.Run(bg, store.Q("SELECT ?1", 1, 2))
+	assert.ErrorIs(t, err, store.ErrBind, "D1 refuses extra bindings")
+	_, err = db.Run(bg, store.Q("SELECT ?, ?", 1))
+	assert.ErrorIs(t, err, store.ErrBind)
+}
