@@ -21,6 +21,13 @@ type Config struct {
 	// Search answers GET /v1/search (service/search); nil leaves the route
 	// out.
 	Search http.Handler
+	// Guard admits callers of the metered routes (service/access: keys,
+	// origins, rate limits) and puts the caller in the request context;
+	// nil admits everyone as anonymous.
+	Guard func(http.Handler) http.Handler
+	// Dashboard registers the /api routes (service/dashboard); nil leaves
+	// them out.
+	Dashboard func(*httpx.Router)
 }
 
 // Service is the HTTP handler of the search service.
@@ -38,8 +45,15 @@ func New(cfg Config, extra ...func(*httpx.Router)) *Service {
 		Preflight: httpx.Preflight,
 	}}
 	s.router.HandleFunc(http.MethodGet, "/v1/health", s.health)
+	guard := cfg.Guard
+	if guard == nil {
+		guard = func(h http.Handler) http.Handler { return h }
+	}
 	if cfg.Search != nil {
-		s.router.Handle(http.MethodGet, "/v1/search", cfg.Search)
+		s.router.Handle(http.MethodGet, "/v1/search", guard(cfg.Search))
+	}
+	if cfg.Dashboard != nil {
+		cfg.Dashboard(s.router)
 	}
 	for _, register := range extra {
 		register(s.router)

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/httpx"
+	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/plans"
 )
 
 // EngineVersion changes whenever ranking code changes, so the shared cache
@@ -63,10 +66,20 @@ type Config struct {
 	// Cultures holds the culture files (nil: culture=1 is accepted and
 	// answers with culture null).
 	Cultures *Cultures
+	// Meter counts keyed calls and knows when an account is over its plan
+	// limit (service/metering); nil meters nothing.
+	Meter Meter
 	// Background runs work after the response (waitUntil); nil runs it
 	// inline.
 	Background func(ctx context.Context, fn func(context.Context))
 	Now        func() time.Time
+}
+
+// Meter is the part of service/metering the search route uses.
+type Meter interface {
+	OverLimit(ctx context.Context, c access.Caller, metric string) bool
+	Count(c access.Caller, metric string)
+	MaybeFlush(ctx context.Context, run metering.Runner)
 }
 
 // Service answers GET /v1/search.
@@ -116,7 +129,12 @@ const (
 	ccNoStore = "no-store"
 )
 
-// ServeHTTP answers GET /v1/search for anonymous callers.
+// ServeHTTP answers GET /v1/search. The caller (service/access, put in
+// the context by its guard; anonymous without one) decides metering: a
+// keyed call counts one semantic_calls when it is answered from the shared
+// cache or with a model call, and an account over its limit gets cached
+// answers (unmetered) or, else, alias-only (hybrid) or empty (semantic)
+// answers that are neither cached nor counted (spec 1 States, Metering).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.cfg.Now()
 	p, err := ParseParams(r.URL.Query())
@@ -124,8 +142,19 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	res, timing := s.search(r.Context(), p)
-	s.applyCulture(r.Context(), p, &res.Response)
+	ctx := r.Context()
+	caller, _ := access.FromContext(ctx)
+	metered := s.cfg.Meter != nil && metering.Metered(caller)
+	over := metered && s.cfg.Meter.OverLimit(ctx, caller, plans.SemanticCalls)
+	res, timing := s.search(ctx, p, over)
+	res.OverLimit = over
+	if metered && !over && (res.Cached || (timing.embedded && !res.Degraded)) {
+		s.cfg.Meter.Count(caller, plans.SemanticCalls)
+	}
+	if metered {
+		s.cfg.Meter.MaybeFlush(ctx, metering.Runner(s.cfg.Background))
+	}
+	s.applyCulture(ctx, p, &res.Response)
 	h := w.Header()
 	switch {
 	case res.cacheControl != "":
@@ -160,7 +189,8 @@ type timing struct {
 
 // search builds the canonical answer: from the shared cache when it holds
 // one, else from the tiers (then cached unless degraded or incomplete).
-func (s *Service) search(ctx context.Context, p Params) (answer, timing) {
+// Over the limit, the meaning tier is not called and nothing is cached.
+func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timing) {
 	key := s.cacheKey(p)
 	if s.cfg.Cache != nil {
 		if body, ok, err := s.cfg.Cache.Get(ctx, key); err == nil && ok {
@@ -184,8 +214,11 @@ func (s *Service) search(ctx context.Context, p Params) (answer, timing) {
 	// The alias tier runs in hybrid mode, and in semantic mode when there is
 	// no meaning tier to answer (none bound, or it failed: degraded).
 	useAlias := p.Mode == Hybrid || s.cfg.Meaning == nil
+	if over {
+		complete, useAlias = false, p.Mode == Hybrid
+	}
 	var hits []Hit
-	if s.cfg.Meaning != nil {
+	if s.cfg.Meaning != nil && !over {
 		begin := s.cfg.Now()
 		hits, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
 		t = timing{embedded: true, embed: s.cfg.Now().Sub(begin)}
