@@ -92,3 +92,21 @@ func TestSearchCulture(t *testing.T) {
 		assert.True(t, found, "the lasting GOAT entry joins the answer")
 	}
 }
+
+// Spec 1 rate limit for anonymous calls: 30 per minute per IP, then 429
+// with Retry-After: 60 in the spec's error shape.
+func TestSearchAnonymousRateLimit(t *testing.T) {
+	var last reply
+	limited := false
+	for attempt := 0; attempt < 2 && !limited; attempt++ { // a burst may straddle a window
+		ip := fmt.Sprintf("2001:db8:1::%x", time.Now().UnixNano()&0xffff)
+		for i := 0; i < 31 && !limited; i++ {
+			last = get(t, "/v1/search?q=cat", "CF-Connecting-IP", ip)
+			limited = last.Status == 429
+		}
+	}
+	require.True(t, limited, "the 31st call within a minute is refused")
+	assert.Equal(t, "60", last.Header.Get("Retry-After"))
+	assert.Equal(t, "no-store", last.Header.Get("Cache-Control"))
+	assert.NotEmpty(t, last.JSON(t)["error"])
+}

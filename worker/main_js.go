@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/packs/dist"
+	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/api"
+	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
@@ -34,7 +36,16 @@ func main() {
 		fmt.Println("worker: meaning tier unavailable:", err)
 	}
 	cfg.Semantic = embedder != nil
-	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder)
+	var meter *metering.Meter
+	if db, err := openStore("DB"); err != nil {
+		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
+	} else {
+		repo := accounts.New(db, time.Now)
+		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+			fmt.Println("worker: key rules unavailable:", err)
+		}
+	}
+	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter)
 	if err != nil {
 		fmt.Println("worker: search unavailable:", err)
 	} else {

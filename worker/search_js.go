@@ -11,6 +11,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/packs/dist"
 	"github.com/emojisearch/emojisearch/service/meaning"
+	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/search"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/ai"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/cache"
@@ -22,7 +23,7 @@ import (
 // newSearch wires /v1/search to the platform: built-in en/tr packs, other
 // locales from the static assets, the meaning tier (when an embedding
 // backend is bound), the edge cache, waitUntil.
-func newSearch(packVersion, model string, embedder meaning.Embedder) (*search.Service, error) {
+func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter) (*search.Service, error) {
 	builtin, err := dist.Builtin()
 	if err != nil {
 		return nil, err
@@ -44,6 +45,9 @@ func newSearch(packVersion, model string, embedder meaning.Embedder) (*search.Se
 		Cultures:    search.NewCultures(assetCultures{version: packVersion}),
 		Background:  jsbridge.WaitUntil,
 		Now:         func() time.Time { return time.Now().Add(clockOffset()) },
+	}
+	if meter != nil {
+		cfg.Meter = meter
 	}
 	if embedder != nil {
 		m, err := meaning.Lookup(model)

@@ -1,0 +1,55 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/emojisearch/emojisearch/service/access"
+	"github.com/emojisearch/emojisearch/service/accounts"
+	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/worker/internal/cf/ratelimit"
+	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
+)
+
+// newAccess builds the per-instance key resolver (60 s key cache) and
+// meter over D1, and the guard of the metered routes over the rate
+// limiting bindings RL_KEYED and RL_ANON. devKeys is the DEV_KEYS value.
+func newAccess(repo *accounts.Repo, devKeys string) (func(http.Handler) http.Handler, *metering.Meter, error) {
+	res, err := access.NewResolver(access.NewConfig(repo.Keys()).WithDevKeys(access.ParseDevKeys(devKeys)...))
+	if err != nil {
+		return nil, nil, err
+	}
+	keyed, err := limiter("RL_KEYED")
+	if err != nil {
+		return nil, nil, err
+	}
+	anon, err := limiter("RL_ANON")
+	if err != nil {
+		return nil, nil, err
+	}
+	meter, err := metering.New(metering.NewConfig(repo.Usage()).WithErrorHook(func(err error) {
+		fmt.Println("metering:", err)
+	}))
+	if err != nil {
+		return nil, nil, err
+	}
+	guard := access.NewGuard(res, keyed, anon).WithErrorHook(func(err error) {
+		fmt.Println("rate limiting failed open:", err)
+	})
+	return guard.Wrap, meter, nil
+}
+
+// limiter returns the binding, or nil (no limit) when it is not bound.
+func limiter(name string) (access.Limiter, error) {
+	l, err := ratelimit.Open(name)
+	if errors.Is(err, jsutil.ErrUnbound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
