@@ -18,8 +18,9 @@ import (
 )
 
 // DefaultVersion is the pack version of the current inputs: emojibase 17,
-// CLDR 48, build revision 1. Bump the revision when the build's output changes.
-const DefaultVersion = "e17c48r1"
+// CLDR 48, build revision 2 (related words of the local embedding model in
+// the English extension pack). Bump the revision when the build's output changes.
+const DefaultVersion = "e17c48r2"
 
 // File is one built file.
 type File struct {
@@ -45,8 +46,21 @@ func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]Fil
 	}
 	var files []File
 	var built []*packfmt.Pack
-	for _, loc := range locales {
-		core, ext := localeRows(in, loc, base)
+	cores, exts := make([][]packfmt.Row, len(locales)), make([][]packfmt.Row, len(locales))
+	for i, loc := range locales {
+		cores[i], exts[i] = localeRows(in, loc, base, nil)
+	}
+	if i := slices.Index(locales, "en"); i >= 0 && in.Related != nil {
+		var others []packfmt.Row
+		for j := range locales {
+			if j != i {
+				others = append(append(others, cores[j]...), exts[j]...)
+			}
+		}
+		cores[i], exts[i] = localeRows(in, "en", base, in.Related(cores[i], exts[i], others))
+	}
+	for i, loc := range locales {
+		core, ext := cores[i], exts[i]
 		for _, part := range []struct {
 			name, part string
 			rows       []packfmt.Row
@@ -247,7 +261,7 @@ func stripFE0FHex(hex string) string {
 func stripFE0F(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
 
 // localeRows builds the core and extension rows of one locale.
-func localeRows(in *Inputs, loc string, base []*baseRow) (core, ext []packfmt.Row) {
+func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]string) (core, ext []packfmt.Row) {
 	eb := map[string]*ebEntry{}
 	for i := range in.Emojibase[loc] {
 		eb[in.Emojibase[loc][i].Hexcode] = &in.Emojibase[loc][i]
@@ -296,6 +310,7 @@ func localeRows(in *Inputs, loc string, base []*baseRow) (core, ext []packfmt.Ro
 		if s := subgroups[b.Subgroup]; s != "" {
 			x.Phrases[packfmt.FieldLow] = []string{s}
 		}
+		x.Phrases[packfmt.FieldLow] = append(x.Phrases[packfmt.FieldLow], related[b.ID]...)
 		seen := map[string]bool{}
 		clean(&c, seen)
 		clean(&x, seen)

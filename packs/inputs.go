@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Pinned names the npm inputs and their exact versions; LoadInputs refuses others.
@@ -55,6 +57,12 @@ type Inputs struct {
 	Shortcodes map[string]map[string]map[string][]string // locale -> set -> hexcode -> shortcodes
 	Messages   map[string]ebMessages                     // locale -> messages.json
 	CLDR       map[string]map[string]cldrAnn             // locale -> emoji (no FE0F) -> annotation (full, then derived)
+	// Related, when set, gives the related English words of each emoji
+	// (hexcode -> words) from the English core and extension rows and the
+	// rows of the other locales; Build adds them to the English extension
+	// rows as low phrases (packs/cmd/buildpacks: nearest emoji of the local
+	// embedding model's words). Its source should be named in Versions.
+	Related func(core, ext, others []packfmt.Row) map[string][]string
 }
 
 // shortcodeSets lists the emojibase shortcode files read per locale when present.

@@ -15,7 +15,7 @@ import (
 )
 
 // PackVersion is the committed pack version the tools read by default.
-const PackVersion = "e17c48r1"
+const PackVersion = "e17c48r2"
 
 // Row is one evaluation query.
 type Row struct {

@@ -11,12 +11,15 @@
 //
 //	magic      4 bytes  "EMBV"
 //	version    uint16   1
-//	flags      uint16   0 (rows are int8 with a float32 scale per row)
+//	flags      uint16   rows are int8 with a float32 scale per row; bit 0
+//	                    (FlagMultiRow): an id may have several rows, consecutive
+//	                    (one per phrase of the emoji); other bits are zero
 //	dims       uint32   D
 //	count      uint32   N rows
 //	modelLen   uint8    M, then M bytes of model name "<model_key>@<D>"
 //	offsets    (N+1) × uint32    id i is ids[offsets[i]:offsets[i+1]]
-//	ids        offsets[N] bytes  emojibase hexcodes, unique, in pack order
+//	ids        offsets[N] bytes  emojibase hexcodes in pack order, unique unless
+//	                             FlagMultiRow (then each id's rows are consecutive)
 //	scales     N × float32       unit row ≈ scale × int8 row
 //	rows       N × D × int8
 //	crc32      uint32   IEEE CRC of every byte before it
@@ -41,12 +44,18 @@ const (
 	FormatVersion = 1
 )
 
+// FlagMultiRow marks a file whose emoji may have several rows (one per
+// phrase: name, each keyword, ...), each id's rows consecutive; a search
+// scores an emoji by its best row. EncodeVectors sets it when ids repeat, so
+// a file of one row per emoji is unchanged.
+const FlagMultiRow = 1
+
 // ErrVectors reports a vector file that is truncated, corrupt, of another
 // format version or inconsistent.
 var ErrVectors = errors.New("vectors: bad vector file")
 
-// Index is a decoded vector file: one unit vector per emoji id. It is
-// read-only and safe for concurrent use.
+// Index is a decoded vector file: unit vectors of emoji ids (one per id, or
+// several with FlagMultiRow). It is read-only and safe for concurrent use.
 type Index struct {
 	model  string
 	dims   int
@@ -64,7 +73,8 @@ func (x *Index) Dims() int { return x.dims }
 // Len is the number of rows.
 func (x *Index) Len() int { return len(x.ids) }
 
-// IDs lists the emoji ids in file order.
+// IDs lists the id of every row in file order (an id repeats for each of
+// its rows in a multi-row file).
 func (x *Index) IDs() []string { return append([]string(nil), x.ids...) }
 
 // Row returns row i as a float32 vector (unit length within quantisation).
@@ -74,7 +84,9 @@ func (x *Index) Row(i int) []float32 {
 
 // EncodeVectors writes a vector file of model ("<model_key>@<dims>") for
 // ids and their rows; rows are L2-normalized and quantised to int8 with a
-// per-row scale. Ids must be unique and non-empty, every row dims long.
+// per-row scale. Ids must be non-empty and every row dims long; an id may
+// repeat only on consecutive rows (several rows of one emoji: the file gets
+// FlagMultiRow).
 func EncodeVectors(out io.Writer, model string, ids []string, rows [][]float32) error {
 	if len(ids) != len(rows) {
 		return fmt.Errorf("vectors: %d ids for %d rows", len(ids), len(rows))
@@ -84,20 +96,24 @@ func EncodeVectors(out io.Writer, model string, ids []string, rows [][]float32) 
 		return err
 	}
 	seen := make(map[string]bool, len(ids))
+	var flags uint16
 	for i, id := range ids {
 		switch {
 		case id == "":
 			return fmt.Errorf("vectors: empty id at %d", i)
+		case i > 0 && id == ids[i-1]:
+			flags = FlagMultiRow
 		case seen[id]:
-			return fmt.Errorf("vectors: duplicate id %q", id)
-		case len(rows[i]) != dims:
+			return fmt.Errorf("vectors: duplicate id %q (an id's rows must be consecutive)", id)
+		}
+		if len(rows[i]) != dims {
 			return fmt.Errorf("vectors: row %q has %d dims, model %s has %d", id, len(rows[i]), model, dims)
 		}
 		seen[id] = true
 	}
 	w := binfmt.NewWriter(Magic)
 	w.U16(FormatVersion)
-	w.U16(0) // flags
+	w.U16(flags)
 	w.U32(uint32(dims))
 	w.U32(uint32(len(ids)))
 	w.Str8(model)
@@ -118,7 +134,8 @@ func modelDims(model string) (int, error) {
 }
 
 // DecodeVectors checks a vector file (magic, version, sizes, checksum, model
-// name, unique ids) and returns its index. The index keeps data.
+// name, ids unique, or with FlagMultiRow each id's rows consecutive) and
+// returns its index. The index keeps data.
 func DecodeVectors(data []byte) (*Index, error) {
 	bad := func(err error) (*Index, error) { return nil, fmt.Errorf("%w: %w", ErrVectors, err) }
 	r, err := binfmt.Open(data, Magic)
@@ -128,8 +145,9 @@ func DecodeVectors(data []byte) (*Index, error) {
 	if v := r.U16(); v != FormatVersion {
 		return bad(fmt.Errorf("format version %d, this reader knows %d", v, FormatVersion))
 	}
-	if f := r.U16(); f != 0 {
-		return bad(fmt.Errorf("unknown flags %#x", f))
+	flags := r.U16()
+	if flags&^FlagMultiRow != 0 {
+		return bad(fmt.Errorf("unknown flags %#x", flags))
 	}
 	dims, n := r.U32(), r.U32()
 	model := r.Str8()
@@ -148,12 +166,16 @@ func DecodeVectors(data []byte) (*Index, error) {
 	x := &Index{model: model, dims: int(dims), ids: make([]string, n), scales: scales, unit: make([]float32, len(rows))}
 	seen := make(map[string]bool, n)
 	for i := range x.ids {
-		id := string(ids.Bytes(i))
-		if seen[id] {
-			return bad(fmt.Errorf("duplicate id %q", id))
+		if raw := ids.Bytes(i); i > 0 && flags&FlagMultiRow != 0 && string(raw) == x.ids[i-1] {
+			x.ids[i] = x.ids[i-1] // another row of the same emoji: share the string
+		} else {
+			id := string(raw)
+			if seen[id] {
+				return bad(fmt.Errorf("duplicate id %q", id))
+			}
+			seen[id] = true
+			x.ids[i] = id
 		}
-		seen[id] = true
-		x.ids[i] = id
 		s := scales[i]
 		if math.IsNaN(float64(s)) || math.IsInf(float64(s), 0) || s < 0 {
 			return bad(fmt.Errorf("row %d scale %v", i, s))

@@ -71,7 +71,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"count mismatch", "m@2", []string{"A", "B"}, [][]float32{v}},
 		{"wrong dims", "m@3", []string{"A"}, [][]float32{v}},
 		{"empty id", "m@2", []string{""}, [][]float32{v}},
-		{"duplicate id", "m@2", []string{"A", "A"}, [][]float32{v, v}},
+		{"duplicate id, not consecutive", "m@2", []string{"A", "B", "A"}, [][]float32{v, v, v}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -219,4 +219,37 @@ func FuzzDecodeVectors(f *testing.F) {
 			vectors.SearchVectors(x, make([]float32, x.Dims()), 3)
 		}
 	})
+}
+
+// TestMultiRow: an id may have several consecutive rows (FlagMultiRow, set
+// by EncodeVectors only then); a search scores each emoji by its best row
+// and lists it once.
+func TestMultiRow(t *testing.T) {
+	ids := []string{"A", "A", "A", "B", "C", "C"}
+	rows := [][]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {-1, 0, 0}, {0, -1, 1}}
+	b := encode(t, "m@3", ids, rows)
+	assert.Equal(t, byte(vectors.FlagMultiRow), b[6], "flags")
+	x, err := vectors.DecodeVectors(b)
+	require.NoError(t, err)
+	assert.Equal(t, 6, x.Len())
+	assert.Equal(t, ids, x.IDs())
+	got := vectors.SearchVectors(x, []float32{0, 0, 1}, 3)
+	require.Len(t, got, 3)
+	assert.Equal(t, "A", got[0].ID)
+	assert.InDelta(t, 1, got[0].Score, 0.01, "A's third row")
+	assert.Equal(t, "C", got[1].ID)
+	assert.InDelta(t, 0.707, got[1].Score, 0.01)
+	assert.Equal(t, "B", got[2].ID)
+
+	one := encode(t, "m@3", []string{"A", "B"}, rows[:2])
+	assert.Equal(t, byte(0), one[6], "one row per id: flags stay 0")
+
+	// With the flag set, a repeated id that is not consecutive is refused.
+	bad := encode(t, "m@3", []string{"A", "A", "B"}, rows[:3])
+	i := bytes.Index(bad, []byte("AAB"))
+	require.Positive(t, i)
+	bad[i+2] = 'A'
+	bad[i+1] = 'B' // A B A
+	_, err = vectors.DecodeVectors(bad)
+	assert.ErrorIs(t, err, vectors.ErrVectors) // checksum or duplicate: refused either way
 }

@@ -12,9 +12,9 @@ import (
 
 // Version is the pack version built into the module; wrangler.toml's
 // PACK_VERSION names the same version.
-const Version = "e17c48r1"
+const Version = "e17c48r2"
 
-//go:embed e17c48r1/manifest.json e17c48r1/index.en.bin e17c48r1/index.tr.bin
+//go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin
 var files embed.FS
 
 // Builtin returns the built-in index files keyed by file name. The bytes

@@ -1,12 +1,16 @@
 // Command buildpacks builds the emoji packs of one pack version from the
 // pinned npm inputs (packs/fetch-inputs.sh) into <out>/<version>/: the JSON
 // packs, the binary index of every locale (index.<locale>.bin, see
-// packs/FORMAT.md) and manifest.json.
+// packs/FORMAT.md) and manifest.json. The English extension pack also gets
+// the related words of the local embedding model (-model, committed under
+// packs/models; related.go).
 //
 //	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -21,19 +25,32 @@ func main() {
 	in := flag.String("in", "packs/.npm/node_modules", "node_modules folder holding the pinned inputs")
 	out := flag.String("out", "packs/dist", "output folder; files go to <out>/<version>/")
 	version := flag.String("version", packs.DefaultVersion, "pack version")
+	model := flag.String("model", "packs/models/glove-cldr.100.embm", "local embedding model of the related words (\"\": none)")
 	flag.Parse()
-	if err := run(*in, *out, *version); err != nil {
+	if err := run(*in, *out, *version, *model); err != nil {
 		fmt.Fprintln(os.Stderr, "buildpacks:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out, version string) error {
+func run(in, out, version, model string) error {
 	inputs, err := packs.LoadInputs(in, packfmt.Locales)
 	if err != nil {
 		return err
 	}
+	var relErr error
+	if model != "" {
+		if inputs.Related, err = relatedFrom(model, &relErr); err != nil {
+			return err
+		}
+		b, _ := os.ReadFile(model)
+		sum := sha256.Sum256(b)
+		inputs.Versions[filepath.Base(model)] = "sha256:" + hex.EncodeToString(sum[:])
+	}
 	files, err := packs.Build(inputs, version, packfmt.Locales, engine.WriteIndex)
+	if err == nil {
+		err = relErr
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,12 @@
 // file vectors.<model>.<dims>.bin and one vectors.<model>.<dims>.<locale>.bin
 // per other locale. An emoji's text is its name, keywords and tags in that
 // locale; rows without text of their own are left out of a locale file.
+// The files of the -phrase-rows locales (default: the shared English file)
+// also hold one row per phrase of the emoji (name, each keyword, tag and
+// shortcode), each mixed with the emoji's whole text (unit(phrase +
+// PhraseMix × text)); a search scores an emoji by its best row
+// (vectors.SearchVectorSets), so a query close to one phrase is no longer
+// diluted by the others.
 //
 //	go run ./packs/cmd/buildvectors                      # local model glove-cldr@100
 //	CLOUDFLARE_ACCOUNT_ID=... CLOUDFLARE_API_TOKEN=... \
@@ -20,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
@@ -37,13 +44,14 @@ func main() {
 	aiModel := flag.String("ai-model", "@cf/baai/bge-m3", "Workers AI model (with -provider workers-ai)")
 	key := flag.String("key", "", "model key of the file names (default: glove-cldr, or the last part of -ai-model)")
 	batch := flag.Int("batch", workersai.DefaultBatch, "texts per Workers AI request")
+	phraseRows := flag.String("phrase-rows", "en", "comma-separated locales whose file gets a row per phrase (\"\" for none)")
 	flag.Parse()
 	if *out == "" {
 		*out = *dir
 	}
 	emb, err := embedder(*provider, *modelPath, *aiModel, *key, *batch)
 	if err == nil {
-		err = run(context.Background(), *dir, *out, packfmt.Locales, emb)
+		err = run(context.Background(), *dir, *out, packfmt.Locales, emb, strings.Split(*phraseRows, ","))
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "buildvectors:", err)
@@ -90,8 +98,9 @@ func embedder(provider, modelPath, aiModel, key string, batch int) (embedderFunc
 	return embedderFunc{}, fmt.Errorf("unknown provider %q (local or workers-ai)", provider)
 }
 
-// run writes one vector file per locale.
-func run(ctx context.Context, dir, out string, locales []string, emb embedderFunc) error {
+// run writes one vector file per locale; the files of phraseRows locales get
+// phrase rows.
+func run(ctx context.Context, dir, out string, locales []string, emb embedderFunc, phraseRows []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -105,9 +114,16 @@ func run(ctx context.Context, dir, out string, locales []string, emb embedderFun
 			return fmt.Errorf("pack.%s.json: %w", loc, err)
 		}
 		ids, texts := EmojiTexts(p)
+		multi := slices.Contains(phraseRows, loc)
+		if multi {
+			ids, texts = PhraseTexts(p)
+		}
 		rows, err := emb.embed(ctx, texts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", loc, err)
+		}
+		if multi && len(rows) == len(ids) {
+			MixPhraseRows(ids, rows)
 		}
 		if len(rows) != len(ids) || len(rows) == 0 {
 			return errors.New(loc + ": no vectors")
@@ -150,4 +166,55 @@ func EmojiTexts(p *packfmt.Pack) (ids, texts []string) {
 		texts = append(texts, strings.Join(parts, " | "))
 	}
 	return ids, texts
+}
+
+// PhraseMix is the share of an emoji's whole text in each of its phrase rows:
+// the row stays a phrase of that emoji ("bat" the animal, not the cricket
+// bat) while matching the phrase closely.
+const PhraseMix = 0.6
+
+// PhraseTexts returns, in pack order, each emoji's whole text (EmojiTexts)
+// followed by its distinct phrases: name, keywords, tags and shortcodes
+// ("_" read as a space), each once after normalisation and none equal to
+// the whole text.
+func PhraseTexts(p *packfmt.Pack) (ids, texts []string) {
+	wholeIDs, whole := EmojiTexts(p)
+	at := 0
+	for _, r := range p.Rows {
+		if at == len(wholeIDs) || wholeIDs[at] != r.ID {
+			continue
+		}
+		ids, texts = append(ids, r.ID), append(texts, whole[at])
+		at++
+		seen := map[string]bool{embed.Normalize(texts[len(texts)-1]): true}
+		for _, f := range []int{packfmt.FieldName, packfmt.FieldKeyword, packfmt.FieldAlias, packfmt.FieldShortcode} {
+			for _, ph := range r.Phrases[f] {
+				ph = strings.ReplaceAll(ph, "_", " ")
+				n := embed.Normalize(ph)
+				if n == "" || seen[n] {
+					continue
+				}
+				seen[n] = true
+				ids, texts = append(ids, r.ID), append(texts, ph)
+			}
+		}
+	}
+	return ids, texts
+}
+
+// MixPhraseRows turns the phrase rows of PhraseTexts' order (an emoji's
+// first row is its whole text) into unit(phrase + PhraseMix × whole text).
+func MixPhraseRows(ids []string, rows [][]float32) {
+	var whole []float32
+	for i := range rows {
+		if i == 0 || ids[i] != ids[i-1] {
+			whole = vectors.L2Normalize(rows[i])
+			continue
+		}
+		r := vectors.L2Normalize(rows[i])
+		for d := range r {
+			r[d] += PhraseMix * whole[d]
+		}
+		rows[i] = vectors.L2Normalize(r)
+	}
 }

@@ -25,7 +25,7 @@ func TestCommittedVectorsAreTheBuild(t *testing.T) {
 	require.NoError(t, err)
 	out := t.TempDir()
 	locales := []string{"en", "es", "zh"}
-	require.NoError(t, run(context.Background(), packDir, out, locales, emb))
+	require.NoError(t, run(context.Background(), packDir, out, locales, emb, []string{"en"}))
 	for _, loc := range locales {
 		name := FileName("glove-cldr", 100, loc)
 		got, err := os.ReadFile(filepath.Join(out, name))
@@ -70,7 +70,7 @@ func TestWorkersAIProvider(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "bge-m3", emb.key)
 	out := t.TempDir()
-	require.NoError(t, run(context.Background(), packDir, out, []string{"en", "tr"}, emb))
+	require.NoError(t, run(context.Background(), packDir, out, []string{"en", "tr"}, emb, nil))
 	assert.Equal(t, 8, requests, "1914 texts per locale in batches of 500")
 	for _, name := range []string{"vectors.bge-m3.8.bin", "vectors.bge-m3.8.tr.bin"} {
 		b, err := os.ReadFile(filepath.Join(out, name))
