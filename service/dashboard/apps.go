@@ -139,11 +139,7 @@ func ownerName(a accounts.Account) string {
 }
 
 func (d *Dashboard) getApp(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	e, ok := d.AppFor(w, r, httpx.Param(r, "id"), a, accounts.RoleViewer)
+	e, ok := d.appRoute(w, r, accounts.RoleViewer)
 	if !ok {
 		return
 	}
@@ -160,11 +156,7 @@ func (d *Dashboard) getApp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Dashboard) patchApp(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	e, ok := d.AppFor(w, r, httpx.Param(r, "id"), a, accounts.RoleDeveloper)
+	e, ok := d.appRoute(w, r, accounts.RoleDeveloper)
 	if !ok {
 		return
 	}
@@ -258,11 +250,7 @@ func originScheme(origin string) bool {
 }
 
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	e, ok := d.AppFor(w, r, httpx.Param(r, "id"), a, accounts.RoleDeveloper)
+	e, ok := d.appRoute(w, r, accounts.RoleDeveloper)
 	if !ok {
 		return
 	}
@@ -293,9 +281,24 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, map[string]any{"key": keyOut(k), "fullKey": full})
 }
 
-// keyFor returns a key and its app when the caller has min on the app;
-// 404 not_found for no key or no access.
-func (d *Dashboard) keyFor(w http.ResponseWriter, r *http.Request, caller accounts.Account, min string) (accounts.Key, accounts.AppEntry, bool) {
+// appRoute authenticates the caller and resolves the app of the :id path
+// parameter with role min or higher (see AppFor).
+func (d *Dashboard) appRoute(w http.ResponseWriter, r *http.Request, min string) (accounts.AppEntry, bool) {
+	a, _, ok := d.Caller(w, r)
+	if !ok {
+		return accounts.AppEntry{}, false
+	}
+	return d.AppFor(w, r, httpx.Param(r, "id"), a, min)
+}
+
+// keyRoute authenticates the caller and resolves the key of the :id path
+// parameter and its app, when the caller has min on the app; 404
+// not_found for no key or no access.
+func (d *Dashboard) keyRoute(w http.ResponseWriter, r *http.Request, min string) (accounts.Key, accounts.AppEntry, bool) {
+	caller, _, ok := d.Caller(w, r)
+	if !ok {
+		return accounts.Key{}, accounts.AppEntry{}, false
+	}
 	k, err := d.repo.Key(r.Context(), httpx.Param(r, "id"))
 	if errors.Is(err, accounts.ErrNotFound) {
 		Fail(w, http.StatusNotFound, errNotFound)
@@ -310,11 +313,7 @@ func (d *Dashboard) keyFor(w http.ResponseWriter, r *http.Request, caller accoun
 }
 
 func (d *Dashboard) patchKey(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	k, e, ok := d.keyFor(w, r, a, accounts.RoleDeveloper)
+	k, e, ok := d.keyRoute(w, r, accounts.RoleDeveloper)
 	if !ok {
 		return
 	}
@@ -346,11 +345,7 @@ func (d *Dashboard) patchKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	k, _, ok := d.keyFor(w, r, a, accounts.RoleDeveloper)
+	k, _, ok := d.keyRoute(w, r, accounts.RoleDeveloper)
 	if !ok {
 		return
 	}

@@ -292,7 +292,9 @@ func TestRoleMatrix(t *testing.T) {
 	}
 	routes := []route{
 		{"GET app", accounts.RoleViewer, func(tok string) resp { return e.do(req{method: "GET", path: "/api/apps/" + app, token: tok}) }},
-		{"GET usage", accounts.RoleViewer, func(tok string) resp { return e.do(req{method: "GET", path: "/api/apps/" + app + "/usage", token: tok}) }},
+		{"GET usage", accounts.RoleViewer, func(tok string) resp {
+			return e.do(req{method: "GET", path: "/api/apps/" + app + "/usage", token: tok})
+		}},
 		{"PATCH app", accounts.RoleDeveloper, func(tok string) resp {
 			return e.do(req{method: "PATCH", path: "/api/apps/" + app, token: tok, body: map[string]any{"name": "n"}})
 		}},

@@ -69,11 +69,7 @@ func (d *Dashboard) period(w http.ResponseWriter, r *http.Request) (string, bool
 }
 
 func (d *Dashboard) appUsage(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := d.Caller(w, r)
-	if !ok {
-		return
-	}
-	e, ok := d.AppFor(w, r, httpx.Param(r, "id"), a, accounts.RoleViewer)
+	e, ok := d.appRoute(w, r, accounts.RoleViewer)
 	if !ok {
 		return
 	}
