@@ -50,6 +50,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
+	if err = startIdentity(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
 	switch name := os.Getenv("E2E_TARGET"); name {
 	case "", "hostsim":
 		tgt, err = startHostsim(root)
@@ -65,6 +69,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	tgt.stop()
 	ai.close()
+	clerk.Close()
 	os.Exit(code)
 }
 
@@ -96,6 +101,9 @@ func startHostsim(root string) (*target, error) {
 		WithConsole(logFile, logFile).
 		WithCrons(false).
 		WithAI(ai)
+	for k, v := range workerVars() {
+		cfg = cfg.WithVar(k, v)
+	}
 	sim, err := hostsim.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -146,10 +154,14 @@ func startWorkerd(root string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	dev := exec.Command(wrangler, "dev", "build/worker-diag/worker.mjs", "--local", "--ip", "127.0.0.1",
+	args := []string{"dev", "build/worker-diag/worker.mjs", "--local", "--ip", "127.0.0.1",
 		"--port", fmt.Sprint(port), "--persist-to", state, "--log-level", "warn",
 		"--show-interactive-dev-session=false", "--test-scheduled",
-		"--var", "EMBED_URL:"+ai.url, "--var", "EMBED_TOKEN:"+embedToken)
+		"--var", "EMBED_URL:" + ai.url, "--var", "EMBED_TOKEN:" + embedToken}
+	for k, v := range workerVars() {
+		args = append(args, "--var", k+":"+v)
+	}
+	dev := exec.Command(wrangler, args...)
 	dev.Dir, dev.Env = root, env
 	dev.Stdout, dev.Stderr = logFile, logFile
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

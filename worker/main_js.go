@@ -44,6 +44,12 @@ func main() {
 		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
+		environment := jsutil.String(env.Get("ENVIRONMENT"))
+		if dash, err := newDashboard(db, environment); err != nil {
+			fmt.Println("worker: dashboard unavailable:", err)
+		} else {
+			cfg.Dashboard = dash.Routes
+		}
 	}
 	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter)
 	if err != nil {

@@ -44,9 +44,16 @@ type FakeClerk struct {
 // NewFakeClerk starts the fake and closes it when the test ends.
 func NewFakeClerk(t testing.TB) *FakeClerk {
 	t.Helper()
+	f := StartFakeClerk()
+	t.Cleanup(f.Close)
+	return f
+}
+
+// StartFakeClerk starts the fake for code without a testing.TB (an e2e
+// suite's TestMain); the caller closes it.
+func StartFakeClerk() *FakeClerk {
 	f := &FakeClerk{users: map[string]bool{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
 	return f
 }
 

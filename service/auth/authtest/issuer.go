@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"testing"
 	"time"
 
@@ -55,13 +56,23 @@ type Issuer struct {
 // second Issuer forges signatures for the first).
 func NewIssuer(t testing.TB) *Issuer {
 	t.Helper()
+	i, err := StartIssuer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
+// StartIssuer is NewIssuer for code that has no testing.TB yet (an e2e
+// suite's TestMain configuring the service under test).
+func StartIssuer() (*Issuer, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
-		t.Fatalf("authtest: generating an RSA key: %v", err)
+		return nil, fmt.Errorf("authtest: generating an RSA key: %w", err)
 	}
 	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
 	if err != nil {
-		t.Fatalf("authtest: encoding the public key: %v", err)
+		return nil, fmt.Errorf("authtest: encoding the public key: %w", err)
 	}
 	return &Issuer{
 		Key:             key,
@@ -70,7 +81,7 @@ func NewIssuer(t testing.TB) *Issuer {
 		Issuer:          DefaultIssuer,
 		AuthorizedParty: DefaultAuthorizedParty,
 		Now:             time.Now,
-	}
+	}, nil
 }
 
 // Config is an auth.Config that accepts this Issuer's default tokens.
