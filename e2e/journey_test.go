@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,4 +168,74 @@ func TestSearchOverLimit(t *testing.T) {
 	assert.Equal(t, true, hit.JSON(t)["cached"], "a cached query is still answered")
 	assert.Equal(t, true, hit.JSON(t)["overLimit"])
 	assert.Equal(t, "public, max-age=3600, s-maxage=86400", hit.Header.Get("Cache-Control"))
+}
+
+// Metering under concurrency: 50 parallel keyed searches of one account
+// over 3 apps are all counted once the instance flushes (spec 1 Metering).
+func TestMeteringCountsParallelCalls(t *testing.T) {
+	t.Parallel() // waits for a flush (about 10 s)
+	u := signUp(t)
+	const origin = "https://app.metering.test"
+	type app struct{ id, key string }
+	var apps []app
+	for i := 0; i < 3; i++ {
+		if i == 0 {
+			id, _, key := newAppWithKey(t, u, origin)
+			apps = append(apps, app{id, key})
+			// Plan changes have no route (spec 2: waitlist only): an
+			// operator's update, as billing would make it.
+			sql(t, "UPDATE accounts SET plan = 'pro' WHERE idp_user_id = ?", u.sub)
+			continue
+		}
+		created := u.api(t, "POST", "/api/apps", map[string]any{"name": "Metered", "environment": "production"})
+		require.Equal(t, 201, created.Status, string(created.Body))
+		id := created.JSON(t)["app"].(map[string]any)["id"].(string)
+		k := u.api(t, "POST", "/api/apps/"+id+"/keys", map[string]any{"kind": "publishable", "allowedOrigins": []string{origin}})
+		require.Equal(t, 201, k.Status, string(k.Body))
+		apps = append(apps, app{id, k.JSON(t)["fullKey"].(string)})
+	}
+	var mu sync.Mutex
+	sent := map[string]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		a := apps[i%3]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := get(t, "/v1/search?q="+fresh("party")+"&key="+url.QueryEscape(a.key), "Origin", origin)
+			if r.Status == 200 {
+				mu.Lock()
+				sent[a.id]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, 50, sent[apps[0].id]+sent[apps[1].id]+sent[apps[2].id])
+	usage := func(a app) (used, appUsed float64) {
+		r := u.api(t, "GET", "/api/apps/"+a.id+"/usage", nil)
+		require.Equal(t, 200, r.Status, string(r.Body))
+		calls := r.JSON(t)["usage"].(map[string]any)["semantic_calls"].(map[string]any)
+		return calls["used"].(float64), calls["appUsed"].(float64)
+	}
+	eventually(t, 40*time.Second, func() bool {
+		// A later metered call lets the instance flush its counts.
+		r := get(t, "/v1/search?q=cat&key="+url.QueryEscape(apps[0].key), "Origin", origin)
+		mu.Lock()
+		if r.Status == 200 {
+			sent[apps[0].id]++
+		}
+		mu.Unlock()
+		used, _ := usage(apps[0])
+		return int(used) >= 50
+	}, "the counts never reached the database")
+	total := 0
+	for _, a := range apps {
+		_, appUsed := usage(a)
+		total += int(appUsed)
+		assert.LessOrEqual(t, int(appUsed), sent[a.id], "never more than was sent for app %s", a.id)
+	}
+	used, _ := usage(apps[0])
+	assert.Equal(t, int(used), total, "the account total is the sum of its apps")
+	assert.GreaterOrEqual(t, total, 50, "no count of the 50 parallel calls is lost")
 }
