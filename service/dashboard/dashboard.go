@@ -1,8 +1,8 @@
 // Package dashboard serves the dashboard API under /api/ (spec 2): the
 // signed-in account, development sign-in, apps, keys, usage, billing, the
-// plan-upgrade waitlist request, account deletion and the public waitlist.
-// Team and invite routes join later and reuse the exported helpers
-// (Caller, AppFor, TeamFor, Fail, DecodeJSON).
+// plan-upgrade waitlist request, account deletion, the public waitlist, and
+// the team with its invites. Routes share the exported helpers (Caller,
+// AppFor, TeamFor, RequireRole, Fail, DecodeJSON).
 //
 // Every error is {"error": {"code", "message", "field"?, "plan"?}} and every
 // answer carries Cache-Control: no-store. No access to an app or key
@@ -20,6 +20,8 @@
 //	Account  {id, email (null without one), name, plan, createdAt}
 //	App      {id, name, environment, emojiSet, createdAt, ownerId, ownerName, role}
 //	Key      {id, appId, kind, hint, allowedOrigins, createdAt, revokedAt (null while active), status: active|revoked}
+//	Member   {id (the member's account id), name, email, role, joinedAt}
+//	Invite   {id, role, email (null: anyone with the link), createdAt, expiresAt, createdBy (null when gone)}
 //
 //	GET    /api/me                 {account, plan, appCount, waitlistPlan, teams: [{ownerId, ownerName, role}]}
 //	DELETE /api/me                 {confirm} → {ok: true, idpUserDeleted}
@@ -36,6 +38,12 @@
 //	GET    /api/billing[?owner=]   {plan, period, usage: {<metric>: n}, limits: {<metric>: n|null, maxApps}, appCount, provider: null, waitlistPlan}
 //	POST   /api/billing/upgrade    {plan, email?} → {status: "waitlist", plan}
 //	POST   /api/waitlist           {email, plan?} → {status: "waitlist", plan}, or 303 for forms
+//	GET    /api/team[?owner=]      {ownerId, role (the caller's), members: Member[], invites: Invite[]}
+//	POST   /api/team/invites       {role, email?} → 201 {invite, url}
+//	DELETE /api/team/invites/:id   → {ok: true}
+//	PATCH  /api/team/members/:id   {role} → {member}
+//	DELETE /api/team/members/:id   → {ok: true}
+//	POST   /api/invites/:token/accept → {team: {ownerId, ownerName, role}}
 //
 // Values: environment is development or production (default production:
 // the stricter key rules); kind is publishable or secret; emojiSet is
@@ -67,6 +75,46 @@
 // (429 rate_limited with Retry-After: 60). Only the configured website
 // origins may post (403 forbidden_origin); a post without Origin uses the
 // first. A limiter that fails lets the post through.
+//
+// # Teams
+//
+// Every /api/team route takes ?owner= (TeamFor) and needs a plan with
+// teams on the owner's account: the owner gets 402 plan_required (plan
+// pro) without one, members get 404 (their memberships do not count then,
+// and count again once the plan includes teams). members lists the owner
+// first, then admins, developers and viewers, oldest membership first;
+// every member sees names and emails. invites lists open invites (not
+// used, withdrawn or expired), newest first, to admins and the owner only;
+// developers and viewers get [].
+//
+// Rank rules: the owner role is never granted (role owner is 400
+// invalid_request field role) and the owner can be neither changed nor
+// removed (409 owner_immutable, also for the owner itself). An admin may
+// invite or set any role up to admin, and may change or remove only
+// developers and viewers: not other admins, not itself (403
+// forbidden_role); only the owner manages admins. Any member may leave:
+// DELETE /api/team/members/<own id>. The checks are part of the writes, so
+// a caller demoted or removed meanwhile gets 403 or 404.
+//
+// Invites: role is admin, developer or viewer; email is optional (null,
+// missing or blank: anyone with the link) and kept as sent, trimmed. A team
+// has at most 50 open invites (409 invite_limit). The link is
+// <dashboard URL>/invite/<token> (WithDashboardURL; without one it is the
+// relative /invite/<token>); the token (256 random bits, base64url) is
+// answered once, only its SHA-256 is stored, and it is never logged.
+// Invites stay valid when their creator leaves the team. Withdrawing
+// answers 404 not_found for an invite that is not open.
+//
+// Accepting checks, in this order: unknown token or withdrawn (404
+// invite_not_found), used (410 invite_used), 7 days old (410
+// invite_expired), own team (409 invite_own_team), email (403
+// invite_email_mismatch; the account's email, which is the last one a
+// token sent as verified, compared trimmed and in any case), the owner's
+// plan without teams (402 plan_required, the invite stays open), already a
+// member (409 already_member). The claim is one batch: an UPDATE … WHERE
+// used_at IS NULL holding every condition, then the membership insert for
+// that claim, so of parallel accepts exactly one joins and the others get
+// 410 invite_used.
 //
 // Logs hold event names and error types only: never tokens, keys, emails
 // or other request text.
@@ -134,6 +182,7 @@ type Config struct {
 	limiter      Limiter
 	websites     []string
 	waitlistPath string
+	dashboardURL string
 	env          string
 	now          func() time.Time
 	logf         func(format string, args ...any)
@@ -164,6 +213,10 @@ func (c Config) WithWaitlist(websites []string, limiter Limiter) Config {
 
 // WithWaitlistPath sets the website page waitlist forms return to.
 func (c Config) WithWaitlistPath(p string) Config { c.waitlistPath = p; return c }
+
+// WithDashboardURL sets the dashboard's base URL, which invite links are
+// built on ("": links are relative, /invite/<token>).
+func (c Config) WithDashboardURL(u string) Config { c.dashboardURL = u; return c }
 
 // WithEnvironment sets the worker's environment (development or
 // production).
@@ -209,6 +262,9 @@ func New(cfg Config) (*Dashboard, error) {
 	if !strings.HasPrefix(cfg.waitlistPath, "/") || strings.HasPrefix(cfg.waitlistPath, "//") {
 		errs = append(errs, fmt.Errorf("waitlist path %q: want an absolute path", cfg.waitlistPath))
 	}
+	if err := checkDashboardURL(cfg.dashboardURL); err != nil {
+		errs = append(errs, err)
+	}
 	var sites []string
 	for _, s := range cfg.websites {
 		n, ok := access.NormalizeOrigin(s)
@@ -248,6 +304,11 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/billing", map[string]http.HandlerFunc{http.MethodGet: d.billing}},
 		{"/api/billing/upgrade", map[string]http.HandlerFunc{http.MethodPost: d.upgrade}},
 		{"/api/waitlist", map[string]http.HandlerFunc{http.MethodPost: d.waitlist}},
+		{"/api/team", map[string]http.HandlerFunc{http.MethodGet: d.getTeam}},
+		{"/api/team/invites", map[string]http.HandlerFunc{http.MethodPost: d.createInvite}},
+		{"/api/team/invites/:id", map[string]http.HandlerFunc{http.MethodDelete: d.withdrawInvite}},
+		{"/api/team/members/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchMember, http.MethodDelete: d.removeMember}},
+		{"/api/invites/:token/accept", map[string]http.HandlerFunc{http.MethodPost: d.acceptInvite}},
 	}
 	for _, rt := range routes {
 		var allow []string
