@@ -19,7 +19,7 @@ import (
 // Backend API when CLERK_SECRET_KEY is set (CLERK_API_URL overrides its
 // origin), images in OBJECTS, the waitlist's website origins
 // (WEBSITE_ORIGINS) and its limiter RL_WAITLIST, the development sign-in
-// when ENVIRONMENT is development.
+// when ENVIRONMENT is development, invite links on DASHBOARD_URL.
 func newDashboard(db store.DB, environment string) (*dashboard.Dashboard, error) {
 	env := jsutil.Env()
 	v := func(name string) string { return strings.TrimSpace(jsutil.String(env.Get(name))) }
@@ -35,6 +35,7 @@ func newDashboard(db store.DB, environment string) (*dashboard.Dashboard, error)
 	}
 	cfg := dashboard.NewConfig(db, authn).
 		WithEnvironment(environment).
+		WithDashboardURL(v("DASHBOARD_URL")).
 		WithLog(func(format string, args ...any) { fmt.Printf("dashboard: "+format+"\n", args...) })
 	if secret := v("CLERK_SECRET_KEY"); secret != "" {
 		deleter, err := auth.NewClerkDeleter(auth.ClerkConfig{SecretKey: secret, BaseURL: v("CLERK_API_URL"), Client: fetchDoer{}})
