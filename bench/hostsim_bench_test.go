@@ -16,7 +16,7 @@ import (
 
 // newSim starts hostsim in-process on the built module (build/worker) with
 // a fresh state folder and a warm Go instance.
-func newSim(b *testing.B) *hostsim.Simulator {
+func newSim(b *testing.B, vars ...string) *hostsim.Simulator {
 	root, err := benchkit.Root()
 	if err != nil {
 		b.Fatal(err)
@@ -44,7 +44,11 @@ func newSim(b *testing.B) *hostsim.Simulator {
 		WithConsole(console, console).
 		WithCompilationCache(filepath.Join(os.TempDir(), "bench-wazero-cache")).
 		WithLog(nil).
-		WithCrons(false)
+		WithCrons(false).
+		WithRateLimitScale(1_000_000)
+	for i := 0; i+1 < len(vars); i += 2 {
+		cfg = cfg.WithVar(vars[i], vars[i+1])
+	}
 	sim, err := hostsim.New(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
