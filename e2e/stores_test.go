@@ -215,3 +215,24 @@ func TestRateLimitBinding(t *testing.T) {
 	other := postJSON(t, "/__diag/ratelimit/RL_ANON?key="+key+"-other", nil)
 	assert.Equal(t, true, other.JSON(t)["success"], "keys are counted apart")
 }
+
+func TestNightlyJobPrunesTheWaitlist(t *testing.T) {
+	old, fresh := unique("old")+"@example.com", unique("new")+"@example.com"
+	yearAgo := time.Now().AddDate(-1, 0, -2).UnixMilli()
+	for _, row := range []struct {
+		email string
+		at    int64
+	}{{old, yearAgo}, {fresh, time.Now().UnixMilli()}} {
+		r := postJSON(t, "/__diag/d1/run", map[string]any{
+			"sql":    "INSERT INTO waitlist (email, plan, source, created_at, updated_at) VALUES (?, 'pro', 'website', ?, ?)",
+			"params": []any{row.email, row.at, row.at}})
+		require.Equal(t, 200, r.Status, string(r.Body))
+	}
+	cron := "17 3 * * *"
+	require.Equal(t, 200, get(t, "/__scheduled?cron="+strings.ReplaceAll(cron, " ", "+")).Status)
+	rows := postJSON(t, "/__diag/d1/all", map[string]any{"sql": "SELECT email FROM waitlist WHERE email IN (?, ?)", "params": []any{old, fresh}})
+	require.Equal(t, 200, rows.Status, string(rows.Body))
+	assert.Equal(t, []any{map[string]any{"email": fresh}}, rows.JSON(t)["result"].(map[string]any)["results"], "entries over 12 months old are dropped")
+	runs := postJSON(t, "/__diag/d1/all", map[string]any{"sql": "SELECT ok, detail FROM cron_runs WHERE cron = ? ORDER BY id DESC LIMIT 1", "params": []any{cron}})
+	assert.Equal(t, []any{map[string]any{"ok": 1.0, "detail": ""}}, runs.JSON(t)["result"].(map[string]any)["results"])
+}

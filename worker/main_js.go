@@ -44,6 +44,7 @@ func main() {
 		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
+		scheduledJobs[nightlyCron] = nightly(repo, meter)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
@@ -67,6 +68,22 @@ var extraRoutes []func(*httpx.Router)
 // scheduledJobs run on cron triggers, keyed by cron expression (the
 // nightly shard build joins here).
 var scheduledJobs = map[string]func(ctx context.Context, at time.Time) error{}
+
+// nightlyCron is wrangler.toml's daily trigger.
+const nightlyCron = "17 3 * * *"
+
+// nightly writes the meter's counts and drops waitlist entries whose
+// first sign-up is over 12 months old (spec 2 Limits).
+func nightly(repo *accounts.Repo, meter *metering.Meter) func(ctx context.Context, at time.Time) error {
+	return func(ctx context.Context, at time.Time) error {
+		var errs []error
+		if meter != nil {
+			errs = append(errs, meter.Flush(ctx))
+		}
+		_, err := repo.PruneWaitlist(ctx, at.AddDate(-1, 0, 0))
+		return errors.Join(append(errs, err)...)
+	}
+}
 
 // scheduled runs the jobs of a cron trigger and records the run in the
 // cron_runs table, so operators can see that triggers reach the Worker.
