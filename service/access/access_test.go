@@ -3,6 +3,7 @@ package access
 import (
 	"encoding/json"
 	"errors"
+	"github.com/emojisearch/emojisearch/service/internal/testclock"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -51,7 +52,7 @@ func newWorld(t *testing.T) *world {
 		store: newFakeStore(),
 		keyed: newFakeLimiter(120),
 		anon:  newFakeLimiter(30),
-		clock: &fakeClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)},
+		clock: testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)),
 	}
 	put := func(full, id, env string, origins []string, revoked bool) {
 		kind, ok := apikey.KindOf(full)

@@ -2,6 +2,7 @@ package access
 
 import (
 	"fmt"
+	"github.com/emojisearch/emojisearch/service/internal/testclock"
 	"net/http"
 	"sync"
 	"testing"
@@ -86,7 +87,7 @@ func TestCacheIsBounded(t *testing.T) {
 			store.set(apikey.Hash(full), KeyRecord{KeyID: fmt.Sprint("k", i), AppID: "a", Kind: apikey.Secret})
 		}
 	}
-	clock := &fakeClock{t: time.Unix(0, 0)}
+	clock := testclock.New(time.Unix(0, 0))
 	res, err := NewResolver(NewConfig(store).WithClock(clock.Now).WithCacheSize(8))
 	require.NoError(t, err)
 	for _, k := range keys {

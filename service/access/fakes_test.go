@@ -3,8 +3,8 @@ package access
 import (
 	"context"
 	"errors"
+	"github.com/emojisearch/emojisearch/service/internal/testclock"
 	"sync"
-	"time"
 )
 
 // fakeStore is an in-memory KeyStore that can be taken down.
@@ -81,19 +81,4 @@ func (l *fakeLimiter) keys() []string {
 }
 
 // fakeClock is moved by tests instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+type fakeClock = testclock.Clock

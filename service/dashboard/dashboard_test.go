@@ -285,12 +285,7 @@ func TestRoleMatrix(t *testing.T) {
 	e.user("stranger", "s@x.io", plans.Free)
 	app := e.createApp("owner", "development")
 
-	type route struct {
-		name string
-		min  string
-		call func(token string) resp
-	}
-	routes := []route{
+	routes := []roleRoute{
 		{"GET app", accounts.RoleViewer, func(tok string) resp { return e.do(req{method: "GET", path: "/api/apps/" + app, token: tok}) }},
 		{"GET usage", accounts.RoleViewer, func(tok string) resp {
 			return e.do(req{method: "GET", path: "/api/apps/" + app + "/usage", token: tok})
@@ -316,35 +311,7 @@ func TestRoleMatrix(t *testing.T) {
 			return e.do(req{method: "POST", path: "/api/billing/upgrade?owner=" + owner.ID, token: tok, body: map[string]any{"plan": "scale"}})
 		}},
 	}
-	callers := []string{accounts.RoleOwner, accounts.RoleAdmin, accounts.RoleDeveloper, accounts.RoleViewer, "stranger"}
-	for _, rt := range routes {
-		for _, who := range callers {
-			t.Run(rt.name+" as "+who, func(t *testing.T) {
-				r := rt.call(who)
-				switch {
-				case who == "stranger":
-					assert.Equal(t, http.StatusNotFound, r.Code, r.Body.String())
-					assert.Equal(t, "not_found", r.errCode())
-				case accounts.RoleAtLeast(who, rt.min):
-					assert.Less(t, r.Code, 300, r.Body.String())
-				default:
-					assert.Equal(t, http.StatusForbidden, r.Code, r.Body.String())
-					assert.Equal(t, "forbidden_role", r.errCode())
-				}
-			})
-		}
-	}
-
-	// Without Teams on the owner's plan memberships stop counting.
-	require.NoError(t, e.repo.SetPlan(bg, owner.ID, plans.Solo))
-	for _, rt := range routes {
-		for _, who := range []string{accounts.RoleAdmin, accounts.RoleDeveloper, accounts.RoleViewer} {
-			r := rt.call(who)
-			assert.Equal(t, http.StatusNotFound, r.Code, "%s as %s on solo", rt.name, who)
-		}
-	}
-	r := e.do(req{method: "GET", path: "/api/apps", token: accounts.RoleViewer})
-	assert.Equal(t, []any{}, r.json()["apps"])
+	roleMatrix(t, routes)
 }
 
 func TestAppListOwnThenTeam(t *testing.T) {

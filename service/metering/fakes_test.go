@@ -3,8 +3,8 @@ package metering
 import (
 	"context"
 	"errors"
+	"github.com/emojisearch/emojisearch/service/internal/testclock"
 	"sync"
-	"time"
 )
 
 var errDown = errors.New("fake usage store: unavailable")
@@ -104,19 +104,5 @@ func (s *fakeStore) update(fn func(s *fakeStore)) {
 	fn(s)
 }
 
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// fakeClock is moved by tests instead of sleeping.
+type fakeClock = testclock.Clock

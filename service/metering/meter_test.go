@@ -2,6 +2,7 @@ package metering
 
 import (
 	"context"
+	"github.com/emojisearch/emojisearch/service/internal/testclock"
 	"sync"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ const march = "2026-03"
 func newMeter(t *testing.T) (*Meter, *fakeStore, *fakeClock) {
 	t.Helper()
 	store := newFakeStore()
-	clock := &fakeClock{t: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC))
 	m, err := New(NewConfig(store).WithClock(clock.Now))
 	require.NoError(t, err)
 	return m, store, clock
@@ -76,20 +77,20 @@ func (s *recordingStore) AccountTotal(context.Context, string, string, string) (
 func TestUTCMonthBoundaries(t *testing.T) {
 	m, store, clock := newMeter(t)
 	ctx := t.Context()
-	clock.t = time.Date(2026, 1, 31, 23, 59, 59, 999_999_999, time.UTC)
+	clock.Set(time.Date(2026, 1, 31, 23, 59, 59, 999_999_999, time.UTC))
 	m.Count(app1, plans.SemanticCalls)
 	// 02:30 on 1 February in UTC+3 is still January in UTC.
-	clock.t = time.Date(2026, 2, 1, 2, 30, 0, 0, time.FixedZone("UTC+3", 3*3600))
+	clock.Set(time.Date(2026, 2, 1, 2, 30, 0, 0, time.FixedZone("UTC+3", 3*3600)))
 	m.Count(app1, plans.SemanticCalls)
-	clock.t = time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
 	m.Count(app1, plans.SemanticCalls)
 	// 20:00 on 28 February in UTC-5 is already March in UTC.
-	clock.t = time.Date(2026, 2, 28, 20, 0, 0, 0, time.FixedZone("UTC-5", -5*3600))
+	clock.Set(time.Date(2026, 2, 28, 20, 0, 0, 0, time.FixedZone("UTC-5", -5*3600)))
 	m.Count(app1, plans.SemanticCalls)
 	// 31 December to 1 January crosses the year.
-	clock.t = time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)
+	clock.Set(time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC))
 	m.Count(app1, plans.SemanticCalls)
-	clock.t = time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock.Set(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC))
 	m.Count(app1, plans.SemanticCalls)
 	require.NoError(t, m.Flush(ctx))
 	for period, want := range map[string]int64{"2026-01": 2, "2026-02": 1, "2026-03": 1, "2026-12": 1, "2027-01": 1} {
