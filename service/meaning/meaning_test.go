@@ -131,8 +131,10 @@ func TestSearchLocalModel(t *testing.T) {
 	f := &files{}
 	emb := &countingEmbedder{Embedder: Binding{AI: jsonRunner{localModel(t)}, Model: "@local/glove-cldr"}}
 	tier := newTier(t, emb, f)
-	hits, err := tier.Search(context.Background(), "so tired after work", "en", 10)
+	res, err := tier.Search(context.Background(), "so tired after work", "en", 10)
 	require.NoError(t, err)
+	hits := res.Hits
+	assert.Positive(t, res.Embed)
 	require.NotEmpty(t, hits)
 	emoji := []string{}
 	for _, h := range hits {
@@ -169,15 +171,15 @@ func TestVectorFileFailures(t *testing.T) {
 			f := &files{missing: c.missing, corrupt: c.corrupt}
 			emb := &countingEmbedder{Embedder: Local{Model: localModel(t).Embedding()}}
 			tier := newTier(t, emb, f)
-			hits, err := tier.Search(context.Background(), "猫", "zh", 5)
+			res, err := tier.Search(context.Background(), "猫", "zh", 5)
 			assert.ErrorIs(t, err, search.ErrIncomplete)
-			assert.Equal(t, c.wantHits, len(hits) > 0)
+			assert.Equal(t, c.wantHits, len(res.Hits) > 0)
 			assert.Equal(t, c.calls, emb.calls.Load() > 0)
 			// The next request tries again.
 			f.missing, f.corrupt = nil, nil
-			hits, err = tier.Search(context.Background(), "猫", "zh", 5)
+			res, err = tier.Search(context.Background(), "猫", "zh", 5)
 			require.NoError(t, err)
-			assert.NotEmpty(t, hits)
+			assert.NotEmpty(t, res.Hits)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/emojisearch/emojisearch/engine/vectors"
 	"github.com/emojisearch/emojisearch/service/search"
@@ -64,18 +65,20 @@ func splitName(model string) (string, string) {
 // ErrBackend error (degraded answer); a vector file that cannot be loaded
 // gives the hits of the files that could, with search.ErrIncomplete (the
 // answer is not cached). With no file at all, the backend is not called.
-func (t *Tier) Search(ctx context.Context, text, locale string, k int) ([]search.Hit, error) {
+func (t *Tier) Search(ctx context.Context, text, locale string, k int) (search.MeaningResult, error) {
 	sets, missing := t.sets(ctx, locale)
 	if len(sets) == 0 {
-		return nil, missing
+		return search.MeaningResult{}, missing
 	}
+	begin := time.Now()
 	rows, err := t.cfg.Embedder.Embed(ctx, []string{text})
+	embed := time.Since(begin)
 	if err != nil {
-		return nil, err
+		return search.MeaningResult{Embed: embed}, err
 	}
 	q := rows[0]
 	if q = vectors.L2Normalize(q); len(q) != sets[0].Dims() {
-		return nil, fmt.Errorf("%w: the model answered %d dims, the vector files hold %d", ErrBackend, len(q), sets[0].Dims())
+		return search.MeaningResult{Embed: embed}, fmt.Errorf("%w: the model answered %d dims, the vector files hold %d", ErrBackend, len(q), sets[0].Dims())
 	}
 	matches := vectors.SearchVectorSets(sets, q, k)
 	hits := make([]search.Hit, 0, len(matches))
@@ -84,7 +87,7 @@ func (t *Tier) Search(ctx context.Context, text, locale string, k int) ([]search
 			hits = append(hits, search.Hit{ID: m.ID, Emoji: e, Cosine: float64(m.Score)})
 		}
 	}
-	return hits, missing
+	return search.MeaningResult{Hits: hits, Embed: embed}, missing
 }
 
 // sets returns the loaded files for a locale, English first, and an

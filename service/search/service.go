@@ -45,7 +45,15 @@ type Hit struct {
 // Meaning is the meaning tier: it embeds text and returns the nearest
 // emoji over the shared English vectors and the locale's own.
 type Meaning interface {
-	Search(ctx context.Context, text, locale string, k int) ([]Hit, error)
+	Search(ctx context.Context, text, locale string, k int) (MeaningResult, error)
+}
+
+// MeaningResult is the meaning tier's answer: the hits, best first, and the
+// time spent in the embedding backend (Server-Timing's embed span; the
+// vector search is the service's own time).
+type MeaningResult struct {
+	Hits  []Hit
+	Embed time.Duration
 }
 
 // Fuser merges the tiers (engine/fusion in production).
@@ -219,9 +227,10 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 	}
 	var hits []Hit
 	if s.cfg.Meaning != nil && !over {
-		begin := s.cfg.Now()
-		hits, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
-		t = timing{embedded: true, embed: s.cfg.Now().Sub(begin)}
+		var sem MeaningResult
+		sem, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
+		hits = sem.Hits
+		t = timing{embedded: true, embed: sem.Embed}
 		switch {
 		case errors.Is(err, ErrIncomplete):
 			complete = false

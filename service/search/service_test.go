@@ -58,11 +58,11 @@ func (c *memCache) Put(_ context.Context, key string, body []byte, ttl time.Dura
 // meaning answers from a fixed table, or fails like a backend that is down.
 type meaning struct{ down bool }
 
-func (m meaning) Search(_ context.Context, text, _ string, _ int) ([]Hit, error) {
+func (m meaning) Search(_ context.Context, text, _ string, _ int) (MeaningResult, error) {
 	if m.down {
-		return nil, errors.New("AI binding unavailable")
+		return MeaningResult{Embed: time.Millisecond}, errors.New("AI binding unavailable")
 	}
-	return []Hit{{ID: "1F634", Emoji: "😴", Cosine: 0.61}, {ID: "1F62B", Emoji: "😫", Cosine: 0.55}}, nil
+	return MeaningResult{Hits: []Hit{{ID: "1F634", Emoji: "😴", Cosine: 0.61}, {ID: "1F62B", Emoji: "😫", Cosine: 0.55}}, Embed: time.Millisecond}, nil
 }
 
 func version(t *testing.T) string {
