@@ -74,9 +74,23 @@ func WriteIndex(w io.Writer, locale string, packs ...*packfmt.Pack) error {
 	return nil
 }
 
+// WritePartIndex writes a part index (index.<locale>.<part>.bin,
+// packs/FORMAT.md "Binary index"): the phrases of extension packs of one
+// locale, kept out of the locale's own index, over the entries of en (the
+// English core pack). An engine holding the locale's index adds it with
+// With and searches its phrases as the locale's; alone it is not a locale.
+// The output depends only on the packs.
+func WritePartIndex(w io.Writer, part string, en *packfmt.Pack, phrases ...*packfmt.Pack) error {
+	if err := index.WritePart(w, part, en, phrases); err != nil {
+		return fmt.Errorf("%w: %w", ErrPack, err)
+	}
+	return nil
+}
+
 // With returns a new engine over this engine's locales plus more files (for
-// example a locale loaded on first use), read as Load reads them. Binary
-// locales already loaded are reused as they are. The receiver is unchanged.
+// example a locale loaded on first use, or a part index of a loaded
+// locale), read as Load reads them. Binary locales already loaded are reused
+// as they are. The receiver is unchanged.
 func (e *Engine) With(files ...[]byte) (*Engine, error) {
 	var segs []*index.Segment
 	var packs []*packfmt.Pack
@@ -130,8 +144,8 @@ func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, err
 		}
 		out.segs = append(out.segs, s)
 	}
-	slices.SortStableFunc(out.segs, func(a, b *index.Segment) int { return rankEN(a.Locale()) - rankEN(b.Locale()) })
-	if len(out.segs) == 0 || out.segs[0].Locale() != "en" {
+	slices.SortStableFunc(out.segs, func(a, b *index.Segment) int { return rank(a) - rank(b) })
+	if len(out.segs) == 0 || out.segs[0].Locale() != "en" || out.segs[0].Part() != "" {
 		return nil, fmt.Errorf("%w: the English core pack (or index.en.bin) is required", ErrPack)
 	}
 	ix, err := index.New(out.segs...)
@@ -142,18 +156,42 @@ func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, err
 	return out, nil
 }
 
-func rankEN(loc string) int {
-	if loc == "en" {
-		return 0
+// rank orders segments: English first, a locale's main segment before its parts.
+func rank(s *index.Segment) int {
+	r := 0
+	if s.Locale() != "en" {
+		r = 2
 	}
-	return 1
+	if s.Part() != "" {
+		r++
+	}
+	return r
 }
 
 // PackVersion is the version of the loaded packs.
 func (e *Engine) PackVersion() string { return e.ix.PackVersion }
 
 // Locales lists the loaded locales, English first.
-func (e *Engine) Locales() []string { return slices.Clone(e.ix.Locales) }
+func (e *Engine) Locales() []string {
+	var out []string
+	for i, loc := range e.ix.Locales {
+		if e.ix.Parts[i] == "" {
+			out = append(out, loc)
+		}
+	}
+	return out
+}
+
+// Parts lists the loaded part indexes as locale.part ("en.related").
+func (e *Engine) Parts() []string {
+	var out []string
+	for i, part := range e.ix.Parts {
+		if part != "" {
+			out = append(out, e.ix.Locales[i]+"."+part)
+		}
+	}
+	return out
+}
 
 // Len is the number of emoji (entries).
 func (e *Engine) Len() int { return len(e.ix.Entries) }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
+	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
@@ -40,9 +41,57 @@ func traceQueries(e *Engine) []string {
 	return qs
 }
 
+// relatedSplit splits the committed English extension pack as the pack build
+// does: the phrases the committed related index holds (index.en.related.bin)
+// and the rest (index.en.bin).
+func relatedSplit(t *testing.T, core, ext *packfmt.Pack) (plain, related *packfmt.Pack) {
+	t.Helper()
+	withRelated, err := Load(NewConfig(), readPackFiles(t, "index.en.bin", packs.RelatedIndexFile)...)
+	require.NoError(t, err)
+	in := map[string]bool{} // entry id + "\x00" + text of the related index
+	withRelated.ix.EachPhrase(func(loc int, entry int32, _ uint8, text string) {
+		if withRelated.ix.Parts[loc] == packs.RelatedPart {
+			in[withRelated.ix.Entries[entry].ID+"\x00"+text] = true
+		}
+	})
+	p, r := *ext, *ext
+	p.Rows, r.Rows = nil, nil
+	n := 0
+	for _, row := range ext.Rows {
+		a, b := row, row
+		a.Phrases, b.Phrases = [packfmt.NumStoredFields][]string{}, [packfmt.NumStoredFields][]string{}
+		for f, list := range row.Phrases {
+			for _, ph := range list {
+				if in[row.ID+"\x00"+Normalize(ph, 0)] {
+					b.Phrases[f] = append(b.Phrases[f], ph)
+					n++
+				} else {
+					a.Phrases[f] = append(a.Phrases[f], ph)
+				}
+			}
+		}
+		for _, x := range []struct {
+			row  packfmt.Row
+			pack *packfmt.Pack
+		}{{a, &p}, {b, &r}} {
+			for _, l := range x.row.Phrases {
+				if len(l) > 0 {
+					x.pack.Rows = append(x.pack.Rows, x.row)
+					break
+				}
+			}
+		}
+	}
+	require.Len(t, in, n, "every phrase of the related index is a phrase of the extension pack")
+	require.Greater(t, n, 10_000)
+	return &p, &r
+}
+
 // TestIndexRoundTrip: the pack build's binary indexes (committed) equal a
-// fresh WriteIndex of the committed JSON packs, and an engine loaded from
-// them answers every query exactly as the engine built from the JSON packs.
+// fresh WriteIndex of the committed JSON packs (index.en.bin and
+// index.en.related.bin: WriteIndex and WritePartIndex of the English
+// extension pack split), and an engine loaded from them (with the related
+// index) answers every query exactly as the engine built from the JSON packs.
 func TestIndexRoundTrip(t *testing.T) {
 	for _, locs := range [][]string{{"en"}, {"en", "tr"}, {"en", "zh", "hi", "ar"}} {
 		t.Run(locs[len(locs)-1], func(t *testing.T) {
@@ -56,18 +105,30 @@ func TestIndexRoundTrip(t *testing.T) {
 					decoded = append(decoded, p)
 				}
 			}
+			plain, related := relatedSplit(t, decoded[0], decoded[1])
 			for _, loc := range locs {
 				committed := readPackFiles(t, "index."+loc+".bin")[0]
 				var b bytes.Buffer
-				require.NoError(t, WriteIndex(&b, loc, decoded...))
+				if loc == "en" {
+					require.NoError(t, WriteIndex(&b, loc, decoded[0], plain))
+				} else {
+					require.NoError(t, WriteIndex(&b, loc, decoded...))
+				}
 				require.True(t, bytes.Equal(committed, b.Bytes()), "index.%s.bin is stale: run the pack build", loc)
 				binFiles = append(binFiles, committed)
 			}
+			committed := readPackFiles(t, packs.RelatedIndexFile)[0]
+			var b bytes.Buffer
+			require.NoError(t, WritePartIndex(&b, packs.RelatedPart, decoded[0], related))
+			require.True(t, bytes.Equal(committed, b.Bytes()), "%s is stale: run the pack build", packs.RelatedIndexFile)
+			binFiles = append(binFiles, committed)
+
 			fromJSON, err := Load(NewConfig(), jsonFiles...)
 			require.NoError(t, err)
 			fromBin, err := Load(NewConfig(), binFiles...)
 			require.NoError(t, err)
 			assert.Equal(t, fromJSON.Locales(), fromBin.Locales())
+			assert.Equal(t, []string{"en.related"}, fromBin.Parts())
 			assert.Equal(t, fromJSON.Len(), fromBin.Len())
 			for _, q := range traceQueries(fromJSON) {
 				for _, loc := range append([]string{""}, locs...) {
@@ -81,7 +142,80 @@ func TestIndexRoundTrip(t *testing.T) {
 			require.True(t, ok)
 			want, _ := fromJSON.Get("1F44B")
 			assert.Equal(t, want, got)
+			for _, loc := range locs {
+				assert.Equal(t, fromJSON.GroupLabel(3, loc), fromBin.GroupLabel(3, loc))
+			}
 		})
+	}
+}
+
+// TestPartIndex: the related index joins the English locale of any engine
+// (whatever the order of the files), once, and is no locale on its own.
+func TestPartIndex(t *testing.T) {
+	files := readPackFiles(t, "index.en.bin", "index.tr.bin", packs.RelatedIndexFile)
+	en, err := Load(NewConfig(), files[0])
+	require.NoError(t, err)
+	for _, r := range en.Search("frosty", Options{Limit: 24}).Results {
+		assert.NotEqual(t, "frosty", r.Match, "a related word: not in index.en.bin")
+	}
+	tr, err := en.With(files[1])
+	require.NoError(t, err)
+	full, err := tr.With(files[2])
+	require.NoError(t, err)
+	assert.Equal(t, []string{"en", "tr"}, full.Locales())
+	assert.Equal(t, []string{"en.related"}, full.Parts())
+	assert.Empty(t, tr.Parts(), "receiver unchanged")
+	other, err := Load(NewConfig(), files[2], files[1], files[0])
+	require.NoError(t, err)
+	for _, o := range []Options{{Limit: 10}, {Limit: 10, Locale: "tr"}, {Limit: 10, Locale: "en", Prefix: true}} {
+		for _, q := range []string{"frosty", "fros", "kedi", "sand", "snow"} {
+			require.Equal(t, full.Search(q, o), other.Search(q, o), "%q %v", q, o)
+		}
+	}
+	frosty := full.Search("frosty", Options{Limit: 5, Locale: "tr"})
+	require.NotEmpty(t, frosty.Results)
+	assert.Equal(t, "low", frosty.Results[0].Field)
+	assert.Equal(t, "frosty", frosty.Results[0].Match)
+	entry, _ := full.Get(frosty.Results[0].ID)
+	assert.Equal(t, entry.Labels["tr"], frosty.Results[0].Label, "the label of the preferred locale")
+	assert.NotEqual(t, entry.Labels["en"], entry.Labels["tr"])
+	enOnly := full.Search("frosty", Options{Limit: 5, Locale: "en"})
+	assert.Greater(t, enOnly.Results[0].Score, frosty.Results[0].Score, "English phrases count less under another locale")
+
+	_, err = full.With(files[2])
+	require.ErrorContains(t, err, "given twice")
+	_, err = Load(NewConfig(), files[2])
+	require.ErrorIs(t, err, ErrPack, "a part index alone")
+	_, err = Load(NewConfig(), files[1], files[2])
+	require.ErrorContains(t, err, "is required")
+
+	// A part needs its locale's main index; part names and packs are checked.
+	var decoded []*packfmt.Pack
+	for _, f := range readPackFiles(t, "pack.en.json", "pack.tr.ext.json", "pack.tr.json") {
+		p, err := packfmt.Decode(f)
+		require.NoError(t, err)
+		decoded = append(decoded, p)
+	}
+	var b bytes.Buffer
+	require.NoError(t, WritePartIndex(&b, "more", decoded[0], decoded[1]))
+	_, err = en.With(b.Bytes())
+	require.ErrorContains(t, err, "without the main segment of tr")
+	both, err := tr.With(b.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"tr.more"}, both.Parts())
+	for _, bad := range []struct {
+		part   string
+		en     *packfmt.Pack
+		packs  []*packfmt.Pack
+		errMsg string
+	}{
+		{"", decoded[0], decoded[1:2], "part name"},
+		{"Related", decoded[0], decoded[1:2], "part name"},
+		{"x", decoded[2], decoded[1:2], "English core pack"},
+		{"x", decoded[0], nil, "no pack"},
+		{"x", decoded[0], decoded[1:3], "not an extension pack"},
+	} {
+		require.ErrorContains(t, WritePartIndex(&bytes.Buffer{}, bad.part, bad.en, bad.packs...), bad.errMsg, bad.part)
 	}
 }
 

@@ -63,8 +63,8 @@ func (e *Engine) Search(query string, opts Options) Output {
 		if lang == "" || loc == lang || loc == "en" {
 			p.Mask |= 1 << li
 		}
-		if loc == lang {
-			p.Loc = li
+		if loc == lang && e.ix.Parts[li] == "" {
+			p.Loc = li // the locale's main segment (labels)
 		}
 	}
 	seen := map[int32]bool{}

@@ -19,7 +19,8 @@ import (
 
 // DefaultVersion is the pack version of the current inputs: emojibase 17,
 // CLDR 48, build revision 2 (related words of the local embedding model in
-// the English extension pack). Bump the revision when the build's output changes.
+// the English extension pack; their binary index apart from the English
+// one). Bump the revision when the build's output changes.
 const DefaultVersion = "e17c48r2"
 
 // File is one built file.
@@ -29,17 +30,39 @@ type File struct {
 	Rows int
 }
 
-// Indexer writes the binary index of one locale from the decoded packs
-// (engine.WriteIndex; a function value so packs/ does not import engine/).
-type Indexer func(w io.Writer, locale string, packs ...*packfmt.Pack) error
+// Indexer writes the binary indexes from the decoded packs (engine.WriteIndex
+// and engine.WritePartIndex; function values so packs/ does not import
+// engine/).
+type Indexer struct {
+	// Locale writes index.<locale>.bin: the phrases of the locale's packs
+	// among packs, over the entries of the English core pack.
+	Locale func(w io.Writer, locale string, packs ...*packfmt.Pack) error
+	// Part writes index.<locale>.<part>.bin: the phrases of extension
+	// packs of one locale, over the entries of the English core pack en.
+	Part func(w io.Writer, part string, en *packfmt.Pack, phrases ...*packfmt.Pack) error
+}
 
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }
 
+// RelatedPart names the part index of the English related words.
+const RelatedPart = "related"
+
+// PartIndexFile is the name of a part index of a locale:
+// index.<locale>.<part>.bin.
+func PartIndexFile(locale, part string) string { return "index." + locale + "." + part + ".bin" }
+
+// RelatedIndexFile is the binary index of the related words of the English
+// extension pack (index.en.related.bin); index.en.bin leaves them out, so
+// the English index built into the Worker stays small.
+var RelatedIndexFile = PartIndexFile("en", RelatedPart)
+
 // Build turns inputs into the files of one pack version: pack.<locale>.json
 // and pack.<locale>.ext.json for every locale, then, with an indexer,
-// index.<locale>.bin for every locale, and manifest.json last.
-func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]File, error) {
+// index.<locale>.bin for every locale (index.en.bin without the related
+// words) and index.en.related.bin (the related words, when there are any)
+// after index.en.bin, and manifest.json last.
+func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]File, error) {
 	base, err := baseRows(in.Emojibase["en"])
 	if err != nil {
 		return nil, err
@@ -50,14 +73,30 @@ func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]Fil
 	for i, loc := range locales {
 		cores[i], exts[i] = localeRows(in, loc, base, nil)
 	}
-	if i := slices.Index(locales, "en"); i >= 0 && in.Related != nil {
+	var plainExt []packfmt.Row // the English extension rows without related words
+	en := slices.Index(locales, "en")
+	if en >= 0 {
+		plainExt = exts[en]
+	}
+	if en >= 0 && in.Related != nil {
 		var others []packfmt.Row
 		for j := range locales {
-			if j != i {
+			if j != en {
 				others = append(append(others, cores[j]...), exts[j]...)
 			}
 		}
-		cores[i], exts[i] = localeRows(in, "en", base, in.Related(cores[i], exts[i], others))
+		cores[en], exts[en] = localeRows(in, "en", base, in.Related(cores[en], exts[en], others))
+	}
+	newPack := func(loc, part string, rows []packfmt.Row) *packfmt.Pack {
+		p := &packfmt.Pack{
+			Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: version,
+			Locale: loc, Part: part, Fields: packfmt.Fields[:], Weights: packfmt.DefaultWeights,
+			RowIndex: packfmt.RowIndex, Rows: rows,
+		}
+		if part == packfmt.PartCore {
+			p.Groups = groupLabels(in, loc)
+		}
+		return p
 	}
 	for i, loc := range locales {
 		core, ext := cores[i], exts[i]
@@ -65,14 +104,7 @@ func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]Fil
 			name, part string
 			rows       []packfmt.Row
 		}{{"pack." + loc + ".json", packfmt.PartCore, core}, {"pack." + loc + ".ext.json", packfmt.PartExt, ext}} {
-			p := &packfmt.Pack{
-				Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: version,
-				Locale: loc, Part: part.part, Fields: packfmt.Fields[:], Weights: packfmt.DefaultWeights,
-				RowIndex: packfmt.RowIndex, Rows: part.rows,
-			}
-			if part.part == packfmt.PartCore {
-				p.Groups = groupLabels(in, loc)
-			}
+			p := newPack(loc, part.part, part.rows)
 			if err := p.Validate(); err != nil {
 				return nil, fmt.Errorf("packs: %s: %w", part.name, err)
 			}
@@ -85,15 +117,32 @@ func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]Fil
 		}
 	}
 	var indexes []File
-	for _, loc := range locales {
-		if indexer == nil {
-			break
+	if indexer != nil {
+		// The indexes read the English extension pack without the related
+		// words; those get an index of their own.
+		indexed := slices.Clone(built)
+		var related *packfmt.Pack
+		if en >= 0 {
+			indexed[2*en+1] = newPack("en", packfmt.PartExt, plainExt)
+			if rows := addedPhrases(exts[en], plainExt); len(rows) > 0 {
+				related = newPack("en", packfmt.PartExt, rows)
+			}
 		}
-		var b bytes.Buffer
-		if err := indexer(&b, loc, built...); err != nil {
-			return nil, fmt.Errorf("packs: %s: %w", IndexFile(loc), err)
+		for _, loc := range locales {
+			var b bytes.Buffer
+			if err := indexer.Locale(&b, loc, indexed...); err != nil {
+				return nil, fmt.Errorf("packs: %s: %w", IndexFile(loc), err)
+			}
+			indexes = append(indexes, File{Name: IndexFile(loc), Data: b.Bytes()})
+			if loc != "en" || related == nil {
+				continue
+			}
+			b = bytes.Buffer{}
+			if err := indexer.Part(&b, RelatedPart, indexed[2*en], related); err != nil {
+				return nil, fmt.Errorf("packs: %s: %w", RelatedIndexFile, err)
+			}
+			indexes = append(indexes, File{Name: RelatedIndexFile, Data: b.Bytes()})
 		}
-		indexes = append(indexes, File{Name: IndexFile(loc), Data: b.Bytes()})
 	}
 	m, err := manifest(in, version, locales, files, indexes)
 	if err != nil {
@@ -101,6 +150,31 @@ func Build(in *Inputs, version string, locales []string, indexer Indexer) ([]Fil
 	}
 	files = append(files, indexes...)
 	return append(files, File{Name: "manifest.json", Data: m}), nil
+}
+
+// addedPhrases returns, per row of rows, the phrases that the row of the
+// same id in plain lacks (extension-style rows: id and phrases only).
+func addedPhrases(rows, plain []packfmt.Row) []packfmt.Row {
+	had := map[string]*packfmt.Row{}
+	for i := range plain {
+		had[plain[i].ID] = &plain[i]
+	}
+	var out []packfmt.Row
+	for _, r := range rows {
+		var x packfmt.Row
+		x.ID, x.Group, x.Subgroup = r.ID, -1, -1
+		for f, list := range r.Phrases {
+			for _, ph := range list {
+				if p := had[r.ID]; p == nil || !slices.Contains(p.Phrases[f], ph) {
+					x.Phrases[f] = append(x.Phrases[f], ph)
+				}
+			}
+		}
+		if !emptyPhrases(&x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // WritePack streams a pack as JSON: the header members, then one row per line.
@@ -387,8 +461,8 @@ type manifestFile struct {
 	Rows      int    `json:"rows"`
 }
 
-// manifest lists the pack files (served) and the binary indexes (for the
-// worker; not served) with their hashes; hash covers both, in order.
+// manifest lists the pack files and the binary indexes (for the Worker;
+// served too) with their hashes; hash covers both, in order.
 func manifest(in *Inputs, version string, locales []string, files, indexes []File) ([]byte, error) {
 	m := struct {
 		Format        string                  `json:"format"`

@@ -48,11 +48,13 @@ func fixture() *Inputs {
 	}
 }
 
+var indexer = &Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex}
+
 func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 	locales := []string{"en", "tr"}
-	a, err := Build(fixture(), "test1", locales, engine.WriteIndex)
+	a, err := Build(fixture(), "test1", locales, indexer)
 	require.NoError(t, err)
-	b, err := Build(fixture(), "test1", locales, engine.WriteIndex)
+	b, err := Build(fixture(), "test1", locales, indexer)
 	require.NoError(t, err)
 	require.Equal(t, a, b, "same inputs, same bytes")
 	names := []string{}
@@ -88,6 +90,56 @@ func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 	assert.Equal(t, "sevinç gözyaşları", tr.Rows[0].Label)
 	assert.Equal(t, "technologist", tr.Rows[1].Label, "display fallback")
 	assert.Empty(t, tr.Rows[1].Phrases[packfmt.FieldName], "English fallback label is not searchable in tr")
+}
+
+// TestBuildRelatedIndex: the related words stay in the English extension
+// pack but get a binary index of their own, index.en.related.bin, listed in
+// the manifest; index.en.bin leaves them out.
+func TestBuildRelatedIndex(t *testing.T) {
+	in := fixture()
+	in.Related = func(core, ext, others []packfmt.Row) map[string][]string {
+		return map[string][]string{"1F602": {"chortle", "guffaw"}, "1F9D1-200D-1F4BB": {"hacker"}}
+	}
+	files, err := Build(in, "test1", []string{"en", "tr"}, indexer)
+	require.NoError(t, err)
+	byName := map[string]File{}
+	var names []string
+	for _, f := range files {
+		byName[f.Name] = f
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
+		"index.en.bin", RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
+	assert.Equal(t, "index.en.related.bin", RelatedIndexFile)
+
+	ext, err := packfmt.Decode(byName["pack.en.ext.json"].Data)
+	require.NoError(t, err)
+	assert.Equal(t, "1F602", ext.Rows[0].ID)
+	assert.Equal(t, []string{"chortle", "guffaw"}, ext.Rows[0].Phrases[packfmt.FieldLow], "the JSON pack keeps them")
+	assert.Equal(t, []string{"joy_tears"}, ext.Rows[0].Phrases[packfmt.FieldShortcode])
+
+	en, err := engine.Load(engine.NewConfig(), byName["index.en.bin"].Data)
+	require.NoError(t, err)
+	assert.Empty(t, en.Search("guffaw", engine.Options{Limit: 5}).Results, "not in index.en.bin")
+	assert.Equal(t, "😂", en.Search("joy_tears", engine.Options{Limit: 1}).Results[0].Emoji, "the rest of the extension pack is")
+	full, err := en.With(byName[RelatedIndexFile].Data)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"en"}, full.Locales())
+	assert.Equal(t, []string{"en.related"}, full.Parts())
+	got := full.Search("guffaw", engine.Options{Limit: 1}).Results
+	require.Len(t, got, 1)
+	assert.Equal(t, "😂", got[0].Emoji)
+	assert.Equal(t, "low", got[0].Field)
+	_, err = engine.Load(engine.NewConfig(), byName[RelatedIndexFile].Data)
+	require.Error(t, err, "a part index alone is not a locale")
+
+	var m struct {
+		Indexes map[string]manifestFile `json:"indexes"`
+	}
+	require.NoError(t, json.Unmarshal(byName["manifest.json"].Data, &m))
+	sum := sha256.Sum256(byName[RelatedIndexFile].Data)
+	assert.Equal(t, hex.EncodeToString(sum[:]), m.Indexes[RelatedIndexFile].SHA256)
+	assert.Len(t, m.Indexes, 3)
 }
 
 func TestBuildFailsLoudly(t *testing.T) {
@@ -130,7 +182,8 @@ func TestFamilyKey(t *testing.T) {
 
 // TestCommittedPacks checks the committed build: manifest hashes match the
 // files and indexes, every pack decodes and validates, core packs stay
-// <= 120 KB gzip, every locale has its binary index.
+// <= 120 KB gzip, every locale has its binary index, and the related words
+// have theirs.
 func TestCommittedPacks(t *testing.T) {
 	dir := filepath.Join("dist", DefaultVersion)
 	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -143,14 +196,18 @@ func TestCommittedPacks(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
-	require.Len(t, m.Indexes, len(packfmt.Locales))
+	require.Len(t, m.Indexes, len(packfmt.Locales)+1)
+	names := []string{RelatedIndexFile}
 	for _, loc := range packfmt.Locales {
-		mf, ok := m.Indexes[IndexFile(loc)]
-		require.True(t, ok, loc)
-		b, err := os.ReadFile(filepath.Join(dir, IndexFile(loc)))
+		names = append(names, IndexFile(loc))
+	}
+	for _, name := range names {
+		mf, ok := m.Indexes[name]
+		require.True(t, ok, name)
+		b, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)
 		sum := sha256.Sum256(b)
-		assert.Equal(t, mf.SHA256, hex.EncodeToString(sum[:]), loc)
+		assert.Equal(t, mf.SHA256, hex.EncodeToString(sum[:]), name)
 	}
 	for name, mf := range m.Files {
 		b, err := os.ReadFile(filepath.Join(dir, name))

@@ -81,6 +81,23 @@ func BenchmarkLoadIndexEnTr(b *testing.B) {
 	}
 }
 
+// BenchmarkWithRelated: what a Worker instance does once the related words
+// (index.en.related.bin) have loaded: add them to the built-in en+tr engine.
+func BenchmarkWithRelated(b *testing.B) {
+	var files [][]byte
+	for _, n := range []string{"index.en.bin", "index.tr.bin", "index.en.related.bin"} {
+		data, err := os.ReadFile(filepath.Join(packDir, n))
+		require.NoError(b, err)
+		files = append(files, data)
+	}
+	entr, err := engine.Load(engine.NewConfig(), files[:2]...)
+	require.NoError(b, err)
+	for b.Loop() {
+		_, err := entr.With(files[2])
+		require.NoError(b, err)
+	}
+}
+
 // TestResidentMemory measures the heap held by an engine with all 11 locales.
 func TestResidentMemory(t *testing.T) {
 	if testing.Short() {

@@ -33,7 +33,9 @@ type Metrics struct {
 }
 
 // LoadEngineLocales loads the binary indexes of the locales (index.<locale>.bin,
-// core and extension packs indexed by the pack build), English first; a
+// core and extension packs indexed by the pack build, and the locale's part
+// indexes index.<locale>.<part>.bin: index.en.related.bin, the English
+// related words, which the service adds on first use), English first; a
 // locale without one is loaded from its JSON packs.
 func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 	var files [][]byte
@@ -41,6 +43,14 @@ func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 		names := []string{"index." + loc + ".bin"}
 		if _, err := os.Stat(filepath.Join(dir, names[0])); err != nil {
 			names = []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"}
+		} else {
+			parts, err := filepath.Glob(filepath.Join(dir, "index."+loc+".*.bin"))
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range parts { // sorted
+				names = append(names, filepath.Base(p))
+			}
 		}
 		for _, n := range names {
 			b, err := os.ReadFile(filepath.Join(dir, n))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/emojisearch/emojisearch/engine"
@@ -15,6 +16,15 @@ type PackLoader interface {
 	LoadPack(ctx context.Context, name string) ([]byte, error)
 }
 
+// RelatedIndex is the part index of the related words of the English
+// extension pack (packs/FORMAT.md, "Binary index"). The built-in English
+// index leaves them out, so the module stays small; every locale's engine
+// gets them once they have loaded.
+const RelatedIndex = "index.en.related.bin"
+
+// relatedPart is the locale and part RelatedIndex holds (engine.Parts).
+const relatedPart = "en.related"
+
 // Packs holds one alias engine per locale for the life of an instance:
 // English plus the locale's core and extension packs (spec 1, Locale rules
 // 3). Engines are built from pre-normalised binary indexes (packs/
@@ -22,25 +32,30 @@ type PackLoader interface {
 // extension phrases, which load in about a millisecond: en and tr are built
 // in, other locales' indexes are read from the static assets on first use.
 // The English index holds the English extension phrases too, so every
-// locale also sees those (a superset of "English core").
+// locale also sees those (a superset of "English core"), except the related
+// words: they are read from the static assets (RelatedIndex) once per
+// instance, on first use, and added to each locale's engine.
 type Packs struct {
 	loader PackLoader
 
 	mu      sync.Mutex
-	engines map[string]*engine.Engine
+	base    map[string]*engine.Engine // by locale, without the related words
+	engines map[string]*engine.Engine // by locale, complete
+	related []byte                    // RelatedIndex, once it has loaded and decoded
 }
 
 // BuiltinLocales are the locales whose packs ship inside the module.
 var BuiltinLocales = []string{"en", "tr"}
 
 // NewPacks builds the engines of the built-in locales from their binary
-// indexes keyed by file name ("index.en.bin", "index.tr.bin").
+// indexes keyed by file name ("index.en.bin", "index.tr.bin"). It does no
+// I/O: the related words load on first use.
 func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 	enIndex, ok := builtin["index.en.bin"]
 	if !ok {
 		return nil, errors.New("search: the English index must be built in")
 	}
-	p := &Packs{loader: loader, engines: map[string]*engine.Engine{}}
+	p := &Packs{loader: loader, base: map[string]*engine.Engine{}, engines: map[string]*engine.Engine{}}
 	for _, locale := range BuiltinLocales {
 		files := [][]byte{enIndex}
 		if locale != "en" {
@@ -54,38 +69,74 @@ func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 		if err != nil {
 			return nil, fmt.Errorf("search: built-in %s packs: %w", locale, err)
 		}
-		p.engines[locale] = eng
+		p.base[locale] = eng
 	}
 	return p, nil
 }
 
-// Engine returns the locale's engine, loading its packs on first use. A
-// failed load is not remembered: the next request tries again. No lock is
-// held while loading (the load awaits I/O that other requests must not wait
-// behind on a shared instance).
+// Engine returns the locale's engine, loading its packs and the related
+// words on first use. When the locale's own index does not load, it
+// returns nil and the error. When only the related words do not load (or
+// do not decode), it returns the engine without them and an error wrapping
+// ErrIncomplete: the answer is usable but must not be cached. A failed load
+// is not remembered: the next request tries again. No lock is held while
+// loading (the load awaits I/O that other requests must not wait behind on
+// a shared instance).
 func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, error) {
 	p.mu.Lock()
-	eng, ok := p.engines[locale]
+	eng, done := p.engines[locale]
+	base, ok := p.base[locale]
+	english, related := p.base["en"], p.related
 	p.mu.Unlock()
-	if ok {
+	if done {
 		return eng, nil
 	}
 	if p.loader == nil {
-		return nil, fmt.Errorf("search: no pack loader for locale %s", locale)
+		if !ok {
+			return nil, fmt.Errorf("search: no pack loader for locale %s", locale)
+		}
+		return base, fmt.Errorf("%w: no pack loader for %s", ErrIncomplete, RelatedIndex)
 	}
-	idx, err := p.loader.LoadPack(ctx, "index."+locale+".bin")
+	if !ok {
+		idx, err := p.loader.LoadPack(ctx, "index."+locale+".bin")
+		if err != nil {
+			return nil, err
+		}
+		// Extending the English engine reuses its index instead of rebuilding it.
+		if base, err = english.With(idx); err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		if existing, ok := p.base[locale]; ok {
+			base = existing
+		} else {
+			p.base[locale] = base
+		}
+		p.mu.Unlock()
+	}
+	if related == nil {
+		b, err := p.loader.LoadPack(ctx, RelatedIndex)
+		if err != nil {
+			return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, RelatedIndex, err)
+		}
+		p.mu.Lock()
+		if related = p.related; related == nil { // another request may have won
+			related = b
+		}
+		p.mu.Unlock()
+	}
+	// The engine views the bytes in place: all locales share one copy.
+	eng, err := base.With(related)
+	if err == nil && !slices.Equal(eng.Parts(), []string{relatedPart}) {
+		err = fmt.Errorf("not the part index %s", relatedPart)
+	}
 	if err != nil {
-		return nil, err
+		return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, RelatedIndex, err)
 	}
 	p.mu.Lock()
-	english := p.engines["en"]
-	p.mu.Unlock()
-	// Extending the English engine reuses its index instead of rebuilding it.
-	eng, err = english.With(idx)
-	if err != nil {
-		return nil, err
+	if p.related == nil {
+		p.related = related
 	}
-	p.mu.Lock()
 	if existing, ok := p.engines[locale]; ok {
 		eng = existing
 	} else {
@@ -99,7 +150,7 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 // holds every emoji (the meaning tier's vector files name emoji by id).
 func (p *Packs) Emoji(id string) (string, bool) {
 	p.mu.Lock()
-	english := p.engines["en"]
+	english := p.base["en"]
 	p.mu.Unlock()
 	e, ok := english.Get(id)
 	return e.Emoji, ok

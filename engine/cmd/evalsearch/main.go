@@ -3,8 +3,9 @@
 // queries without any result per file, and the typing variant (every prefix
 // of at least 3 characters should keep a gold emoji in the top 10).
 // Emoji are compared without U+FE0F and skin tones. The locale is the file
-// name's first dot-separated part; the engine loads the English packs and
-// that locale's core and extension packs.
+// name's first dot-separated part; the engine loads the English packs (with
+// the related words, index.en.related.bin, as the service does) and that
+// locale's core and extension packs.
 //
 //	go run ./engine/cmd/evalsearch ../shared/eval/search/*.jsonl
 package main

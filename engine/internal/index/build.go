@@ -31,6 +31,7 @@ type Entry struct {
 type Index struct {
 	Entries     []Entry
 	Locales     []string // segment index -> locale
+	Parts       []string // segment index -> part ("" for a locale's main segment)
 	PackVersion string
 	Weights     [packfmt.NumStoredFields + 1]float32 // by field; typo last
 	English     float32                              // factor for English phrases under another locale
@@ -38,6 +39,7 @@ type Index struct {
 	segs     []*Segment
 	base     []uint32 // first global phrase id of each segment
 	nPhrases int
+	locSegs  [][]int // segment index -> the segments of its locale, main first
 }
 
 // Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
@@ -47,10 +49,11 @@ type Symbol struct {
 	Loc   uint8
 }
 
-// New assembles decoded segments, the English one first; every segment must
-// come from the same pack version and index the same entries.
+// New assembles decoded segments, the English main segment first; every
+// segment must come from the same pack version and index the same entries,
+// and a part segment needs its locale's main segment.
 func New(segs ...*Segment) (*Index, error) {
-	if len(segs) == 0 || segs[0].locale != "en" {
+	if len(segs) == 0 || segs[0].locale != "en" || segs[0].part != "" {
 		return nil, fmt.Errorf("index: the English segment is required first")
 	}
 	if len(segs) > 64 {
@@ -67,17 +70,33 @@ func New(segs ...*Segment) (*Index, error) {
 		if s.packVersion != ix.PackVersion {
 			return nil, fmt.Errorf("index: segment %s is version %s, not %s", s.locale, s.packVersion, ix.PackVersion)
 		}
-		for _, l := range ix.Locales {
-			if l == s.locale {
-				return nil, fmt.Errorf("index: locale %s given twice", l)
+		for j, l := range ix.Locales {
+			if l == s.locale && ix.Parts[j] == s.part {
+				return nil, fmt.Errorf("index: locale %s given twice", s.name())
 			}
 		}
 		if i > 0 && !s.sameEntries(segs[0]) {
-			return nil, fmt.Errorf("index: segment %s indexes other entries than en", s.locale)
+			return nil, fmt.Errorf("index: segment %s indexes other entries than en", s.name())
 		}
 		ix.Locales = append(ix.Locales, s.locale)
+		ix.Parts = append(ix.Parts, s.part)
 		ix.base = append(ix.base, uint32(ix.nPhrases))
 		ix.nPhrases += s.phText.len()
+	}
+	ix.locSegs = make([][]int, len(segs))
+	for i, s := range segs {
+		var same []int
+		for j, t := range segs {
+			if t.locale == s.locale && t.part == "" {
+				same = append([]int{j}, same...)
+			} else if t.locale == s.locale {
+				same = append(same, j)
+			}
+		}
+		if ix.Parts[same[0]] != "" {
+			return nil, fmt.Errorf("index: segment %s without the main segment of %s", s.name(), s.locale)
+		}
+		ix.locSegs[i] = same
 	}
 	en := segs[0]
 	ix.Entries = make([]Entry, en.ids.len())

@@ -2,7 +2,9 @@ package index
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -294,10 +296,27 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
+	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
 	for si, seg := range ix.segs {
-		if p.Mask&(1<<si) != 0 {
-			matched = ix.matchSegment(s, si, seg, ui, u, last, p) || matched
+		if p.Mask&(1<<si) == 0 {
+			continue
 		}
+		// A short prefix of a long word says little: with many candidates
+		// in the locale, only words at most four times the prefix's length
+		// complete it.
+		maxLen := 0
+		if main := ix.locSegs[si][0]; last {
+			if counted&(1<<main) == 0 {
+				counted |= 1 << main
+				if ix.manyCompletions(main, u.Text) {
+					many |= 1 << main
+				}
+			}
+			if many&(1<<main) != 0 {
+				maxLen = 4 * len(u.Text)
+			}
+		}
+		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, p) || matched
 	}
 	if matched || u.Unspaced {
 		return
@@ -326,22 +345,81 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		if !utf8.RuneStart(u.Text[cut]) {
 			continue
 		}
-		for si, seg := range ix.segs {
-			if p.Mask&(1<<si) == 0 {
-				continue
+		for si := range ix.segs {
+			if p.Mask&(1<<si) == 0 || ix.locSegs[si][0] != si {
+				continue // once per locale, from its main segment
 			}
-			lo, hi := seg.terms.prefixRange(u.Text[:cut])
-			for t := lo; t < hi && t < lo+64; t++ {
-				q := 0.7 * float32(cut) / float32(max(len(seg.terms.keys.at(t)), len(u.Text)))
-				matched = ix.addList(s, si, &seg.terms, t, ui, q, true, p) || matched
+			// The first 64 words of the locale with that start.
+			var at [2]int
+			cur := at[:0]
+			for _, sj := range ix.locSegs[si] {
+				lo, _ := ix.segs[sj].terms.prefixRange(u.Text[:cut])
+				cur = append(cur, lo)
+			}
+			for range 64 {
+				key, ok := ix.nextCompletion(si, u.Text[:cut], cur)
+				if !ok {
+					break
+				}
+				q := 0.7 * float32(cut) / float32(max(len(key), len(u.Text)))
+				for j, sj := range ix.locSegs[si] {
+					if terms := &ix.segs[sj].terms; cur[j] < terms.keys.len() && terms.keys.at(cur[j]) == key {
+						matched = ix.addList(s, sj, terms, cur[j], ui, q, true, p) || matched
+						cur[j]++
+					}
+				}
 			}
 		}
 	}
 }
 
+// manyCompletions reports whether more than prefixFanout distinct words of
+// the locale of segment si (over all its segments) start with t.
+func (ix *Index) manyCompletions(si int, t string) bool {
+	segs := ix.locSegs[si]
+	n := 0
+	for _, sj := range segs {
+		lo, hi := ix.segs[sj].terms.prefixRange(t)
+		n += hi - lo
+	}
+	if n <= prefixFanout || len(segs) == 1 {
+		return n > prefixFanout
+	}
+	// Over the segments, a word may repeat: count each once.
+	n = 0
+	for j, sj := range segs {
+		terms := &ix.segs[sj].terms
+		lo, hi := terms.prefixRange(t)
+		for k := lo; k < hi && n <= prefixFanout; k++ {
+			key := terms.keys.at(k)
+			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok }) {
+				n++
+			}
+		}
+	}
+	return n > prefixFanout
+}
+
+// nextCompletion returns the smallest word starting with prefix at or after
+// the cursors cur (one per segment of si's locale, into its sorted terms).
+func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool) {
+	key, ok := "", false
+	for j, sj := range ix.locSegs[si] {
+		terms := &ix.segs[sj].terms
+		if cur[j] >= terms.keys.len() {
+			continue
+		}
+		if k := terms.keys.at(cur[j]); strings.HasPrefix(k, prefix) && (!ok || k < key) {
+			key, ok = k, true
+		}
+	}
+	return key, ok
+}
+
 // matchSegment adds the exact, stem, prefix and n-gram matches of one unit
-// in one segment.
-func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, p Params) bool {
+// in one segment; with maxLen > 0, prefixes only complete words of at most
+// maxLen bytes.
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
 	if hasExact {
@@ -355,12 +433,6 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 	if last {
 		lo, hi := seg.terms.prefixRange(u.Text)
 		n := float32(len(u.Text))
-		// A short prefix of a long word says little: with many candidates,
-		// only words at most four times the prefix's length complete it.
-		maxLen := 0
-		if hi-lo > prefixFanout {
-			maxLen = 4 * len(u.Text)
-		}
 		for t := lo; t < hi; t++ {
 			tl := len(seg.terms.keys.at(t))
 			if maxLen > 0 && tl > maxLen {
@@ -447,7 +519,7 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 // segWeight is the factor of a segment's phrases: English phrases count a
 // little less when another locale is preferred.
 func (ix *Index) segWeight(si int, p Params) float32 {
-	if p.Loc >= 0 && si != p.Loc && ix.Locales[si] == "en" {
+	if p.Loc >= 0 && ix.Locales[si] == "en" && ix.Locales[p.Loc] != "en" {
 		return ix.English
 	}
 	return 1
@@ -475,7 +547,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		a := &s.phrases[pid]
 		field, ntok, entry := ix.phraseInfo(int(a.seg), pid)
 		e := &s.entries[entry]
-		if e.phrase < 0 {
+		if e.phrase < 0 || (e.best == 0 && ix.phraseBefore(pid, field, uint32(e.phrase), e.field)) {
 			e.phrase = int32(pid) // reported if only the units across phrases qualify
 			e.field = field
 		}
@@ -485,7 +557,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		}
 		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
 		v := ix.Weights[field] * ix.segWeight(int(a.seg), p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
-		if v > e.best || (v == e.best && field < e.field) {
+		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(pid, field, uint32(e.phrase), e.field))) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
@@ -507,6 +579,25 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 	}
 }
 
+// phraseBefore orders two phrases of one entry, whatever the segments and
+// the order their matches came in: the stronger field, then the locale
+// loaded first, then the text (a locale holds a text once per entry).
+func (ix *Index) phraseBefore(a uint32, fa uint8, b uint32, fb uint8) bool {
+	if fa != fb {
+		return fa < fb
+	}
+	sa, sb := ix.segOf(a), ix.segOf(b)
+	if la, lb := ix.locSegs[sa][0], ix.locSegs[sb][0]; la != lb {
+		return la < lb
+	}
+	ta := ix.segs[sa].phText.at(int(a - ix.base[sa]))
+	tb := ix.segs[sb].phText.at(int(b - ix.base[sb]))
+	if ta != tb {
+		return ta < tb
+	}
+	return a < b
+}
+
 // Related emoji: emojibase orders each subgroup by meaning (the laughing
 // faces sit together), so the neighbours of the best matches are offered
 // after the direct matches, scored well below them.
@@ -519,6 +610,11 @@ const (
 func (ix *Index) related(s *scratch, p Params) {
 	var parents [relatedParents]int32
 	n := 0
+	// The best entries, ties by entry order (not by the order matches came in).
+	above := func(a, b int32) bool {
+		ea, eb := s.entries[a].best, s.entries[b].best
+		return ea > eb || (ea == eb && a < b)
+	}
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
 		if e.phrase < 0 || e.best <= 0 {
@@ -526,11 +622,11 @@ func (ix *Index) related(s *scratch, p Params) {
 		}
 		if n < relatedParents {
 			n++
-		} else if e.best <= s.entries[parents[n-1]].best {
+		} else if !above(ei, parents[n-1]) {
 			continue
 		}
 		parents[n-1] = ei
-		for i := n - 1; i > 0 && s.entries[parents[i]].best > s.entries[parents[i-1]].best; i-- {
+		for i := n - 1; i > 0 && above(parents[i], parents[i-1]); i-- {
 			parents[i], parents[i-1] = parents[i-1], parents[i]
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
@@ -15,7 +16,7 @@ import (
 // this order (a string table is 2 sections, offsets then bytes; a keyed table
 // is 5: keys (2), posting offsets, postings, hash slots):
 //
-//	meta strings (locale, packVersion) | params (maxWord) | group labels
+//	meta strings (locale, packVersion[, part]) | params (maxWord) | group labels
 //	entry ids | entry emoji | group | subgroup | version×10 | skins | prior | family
 //	labels | phrase texts | phrase entry | phrase field | phrase token count
 //	terms | term signatures (u64) | stems | grams | symbols | emoji keys
@@ -23,11 +24,13 @@ const numSections = 48
 
 // Segment is the index of one locale: its normalized phrases and lookup
 // tables, over the entry table of the English core pack (the same in every
-// segment of a pack version). It views the bytes it was decoded from.
+// segment of a pack version). It views the bytes it was decoded from. A part
+// segment (part != "", written by WritePart) holds more phrases of a locale
+// whose main segment holds the rest, and is searched as that locale.
 type Segment struct {
-	locale, packVersion string
-	maxWord             int
-	groups              strtab
+	locale, packVersion, part string
+	maxWord                   int
+	groups                    strtab
 
 	ids, emoji                                     strtab
 	group, subgroup, version, skins, prior, family ints
@@ -45,6 +48,17 @@ func (s *Segment) Locale() string { return s.locale }
 
 // PackVersion is the version of the packs the segment was built from.
 func (s *Segment) PackVersion() string { return s.packVersion }
+
+// Part is "" for a locale's main segment, else the name of the part.
+func (s *Segment) Part() string { return s.part }
+
+// name is locale or locale.part, for messages.
+func (s *Segment) name() string {
+	if s.part == "" {
+		return s.locale
+	}
+	return s.locale + "." + s.part
+}
 
 // WriteSegment indexes the phrases of one locale's packs (core, then
 // extension) over the entries of the English core pack, which packs must
@@ -66,6 +80,33 @@ func WriteSegment(w io.Writer, locale string, packs []*packfmt.Pack) error {
 	if len(mine) == 0 {
 		return fmt.Errorf("index: no pack of locale %q", locale)
 	}
+	return writeSegment(w, locale, "", en, mine)
+}
+
+// WritePart indexes the phrases of phrases, extension packs of one locale,
+// over the entries of en, the English core pack, as a part segment named
+// part (lowercase a-z): more phrases of that locale, searched with its main
+// segment. The output depends only on the packs.
+func WritePart(w io.Writer, part string, en *packfmt.Pack, phrases []*packfmt.Pack) error {
+	if part == "" || strings.Trim(part, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return fmt.Errorf("index: part name %q is not lowercase a-z", part)
+	}
+	if en == nil || en.Locale != "en" || en.Part != packfmt.PartCore {
+		return fmt.Errorf("index: the English core pack is required")
+	}
+	if len(phrases) == 0 {
+		return fmt.Errorf("index: part %s has no pack", part)
+	}
+	for _, p := range phrases {
+		if p.Locale != phrases[0].Locale || p.Part != packfmt.PartExt {
+			return fmt.Errorf("index: part %s: pack %s.%s is not an extension pack of %s", part, p.Locale, p.Part, phrases[0].Locale)
+		}
+	}
+	return writeSegment(w, phrases[0].Locale, part, en, phrases)
+}
+
+func writeSegment(w io.Writer, locale, part string, en *packfmt.Pack, mine []*packfmt.Pack) error {
+	mine = slices.Clone(mine)
 	slices.SortStableFunc(mine, func(a, b *packfmt.Pack) int { return partRank(a) - partRank(b) })
 	for _, p := range mine {
 		if p.PackVersion != en.PackVersion {
@@ -75,7 +116,11 @@ func WriteSegment(w io.Writer, locale string, packs []*packfmt.Pack) error {
 	var e encoder
 	b := newSegBuilder(en)
 	b.phrases(mine)
-	e.strs([]string{locale, en.PackVersion})
+	meta := []string{locale, en.PackVersion}
+	if part != "" {
+		meta = append(meta, part)
+	}
+	e.strs(meta)
 	e.u32s([]uint32{uint32(b.maxWord)})
 	groups := make([]string, 10)
 	for _, p := range mine {
@@ -270,10 +315,15 @@ func DecodeSegment(data []byte) (*Segment, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	if meta.len() != 2 || params.len() != 1 {
+	if meta.len() < 2 || meta.len() > 3 || params.len() != 1 {
 		return nil, fmt.Errorf("%w: bad meta", ErrFormat)
 	}
 	s.locale, s.packVersion, s.maxWord = meta.at(0), meta.at(1), int(params.at(0))
+	if meta.len() == 3 {
+		if s.part = meta.at(2); s.part == "" {
+			return nil, fmt.Errorf("%w: empty part name", ErrFormat)
+		}
+	}
 	n, np := s.ids.len(), s.phText.len()
 	for _, c := range []struct {
 		what  string

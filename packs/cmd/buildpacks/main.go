@@ -3,7 +3,8 @@
 // packs, the binary index of every locale (index.<locale>.bin, see
 // packs/FORMAT.md) and manifest.json. The English extension pack also gets
 // the related words of the local embedding model (-model, committed under
-// packs/models; related.go).
+// packs/models; related.go); their binary index is index.en.related.bin,
+// apart from index.en.bin.
 //
 //	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
 package main
@@ -47,7 +48,7 @@ func run(in, out, version, model string) error {
 		sum := sha256.Sum256(b)
 		inputs.Versions[filepath.Base(model)] = "sha256:" + hex.EncodeToString(sum[:])
 	}
-	files, err := packs.Build(inputs, version, packfmt.Locales, engine.WriteIndex)
+	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {
 		err = relErr
 	}
