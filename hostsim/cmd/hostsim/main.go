@@ -36,7 +36,7 @@ func main() {
 		os.Exit(runProgram(os.Args[2], os.Args[3:]))
 	}
 	if len(os.Args) < 2 || os.Args[1] != "serve" {
-		fmt.Fprintln(os.Stderr, "usage: hostsim serve [--port N] [--state DIR] [--config wrangler.toml] [--env NAME] [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]")
+		fmt.Fprintln(os.Stderr, "usage: hostsim serve [--port N] [--state DIR] [--config wrangler.toml] [--env NAME] [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH] [--var NAME:VALUE]...")
 		fmt.Fprintln(os.Stderr, "       hostsim run FILE.wasm [args...]   (a plain Go js/wasm program, e.g. go test -exec \"hostsim run\")")
 		os.Exit(2)
 	}
@@ -52,6 +52,8 @@ func main() {
 	aiPath := fs.String("ai-model", "", "bind [ai] to this local embedding model file (e.g. packs/models/glove-cldr.100.embm)")
 	aiPort := fs.Int("ai-port", 0, "with --ai-model: also serve it as the Workers AI REST API on 127.0.0.1:N")
 	aiAlias := fs.String("ai-alias", "", "with --ai-model: more model names it answers to, comma-separated")
+	vars := varFlag{}
+	fs.Var(vars, "var", "NAME:VALUE: a var or secret over wrangler.toml and .dev.vars, as wrangler dev --var (repeatable)")
 	_ = fs.Parse(os.Args[2:])
 
 	ai, err := localAI(*aiPath, *aiPort, *aiAlias)
@@ -59,7 +61,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
 	}
-	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai); err != nil {
+	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai, vars); err != nil {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
 	}
@@ -109,7 +111,7 @@ func localAI(path string, port int, alias string) (*aimodel.Model, error) {
 	return m, nil
 }
 
-func run(port int, state, config, env, wasm string, scale int, crons, quiet bool, ai *aimodel.Model) error {
+func run(port int, state, config, env, wasm string, scale int, crons, quiet bool, ai *aimodel.Model, vars varFlag) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -123,6 +125,9 @@ func run(port int, state, config, env, wasm string, scale int, crons, quiet bool
 	}
 	if ai != nil {
 		cfg = cfg.WithAI(ai)
+	}
+	for name, value := range vars {
+		cfg = cfg.WithVar(name, value)
 	}
 	sim, err := hostsim.New(ctx, cfg)
 	if err != nil {
@@ -151,5 +156,20 @@ func run(port int, state, config, env, wasm string, scale int, crons, quiet bool
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}
+	return nil
+}
+
+// varFlag collects --var NAME:VALUE (split at the first colon, as
+// wrangler dev does, so values may hold colons: URLs).
+type varFlag map[string]string
+
+func (v varFlag) String() string { return "" }
+
+func (v varFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, ":")
+	if !ok || name == "" {
+		return fmt.Errorf("--var %q: want NAME:VALUE", s)
+	}
+	v[name] = value
 	return nil
 }
