@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/language"
 )
 
 // Locales are the languages with packs, in the order the spec lists them.
@@ -116,33 +114,16 @@ func ResolveLocale(tag string) (string, error) {
 		return "en", nil
 	}
 	unknown := &ParamError{"locale", fmt.Sprintf("Unknown locale %q: supported locales are %s (or a BCP 47 tag of one of them)", tag, strings.Join(Locales, ", "))}
-	t, err := language.Parse(tag)
-	if err != nil {
-		return "", unknown
-	}
-	base, conf := t.Base()
-	if conf == language.No {
+	base, ok := languageOf(tag)
+	if !ok {
 		return "", unknown
 	}
 	for _, l := range Locales {
-		if base.String() == l {
+		if base == l {
 			return l, nil
 		}
 	}
 	return "", unknown
-}
-
-// ParseRegion accepts a two-letter region code of a real country or
-// territory, case-insensitively, and returns it upper-case.
-func ParseRegion(s string) (string, bool) {
-	if len(s) != 2 {
-		return "", false
-	}
-	r, err := language.ParseRegion(s)
-	if err != nil || !r.IsCountry() {
-		return "", false
-	}
-	return r.String(), true
 }
 
 // cut keeps the first n characters (code points) of s.
