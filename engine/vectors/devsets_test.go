@@ -46,12 +46,12 @@ func TestSemanticDevSets(t *testing.T) {
 	}
 	tests := []struct {
 		file    string
-		minHit  float64 // hit@10 floor (measured on e17c48r2: 0.806, 0.608, 0.682)
+		minHit  float64 // hit@10 floor (measured on e17c48r2, one row per emoji: 0.781, 0.587, 0.670)
 		locales []string
 	}{
-		{"en.emojilib", 0.79, []string{"en"}},
-		{"en.openmoji-tags", 0.59, []string{"en"}},
-		{"zh.rime.dev", 0.67, []string{"en", "zh"}},
+		{"en.emojilib", 0.77, []string{"en"}},
+		{"en.openmoji-tags", 0.57, []string{"en"}},
+		{"zh.rime.dev", 0.66, []string{"en", "zh"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

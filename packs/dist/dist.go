@@ -8,8 +8,11 @@
 package dist
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
+	"io/fs"
 	"path"
 )
 
@@ -17,7 +20,7 @@ import (
 // PACK_VERSION names the same version.
 const Version = "e17c48r2"
 
-//go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin
+//go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin e17c48r2/vectors.*.sums.json
 var files embed.FS
 
 // Builtin returns the built-in index files keyed by file name. The bytes
@@ -34,7 +37,11 @@ func Builtin() (map[string][]byte, error) {
 	return out, nil
 }
 
-// DataHash is the manifest's content hash of every pack file of Version.
+// DataHash identifies every data file the service answers from: the
+// manifest's content hash of the pack files and indexes of Version, and the
+// SHA-256 of every vector file (vectors.<model>.sums.json, written by
+// packs/cmd/buildvectors), so a fix of either changes the shared cache key
+// (spec 1, Metering 6 and Versioning 4).
 func DataHash() (string, error) {
 	b, err := files.ReadFile(path.Join(Version, "manifest.json"))
 	if err != nil {
@@ -46,5 +53,19 @@ func DataHash() (string, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return "", err
 	}
-	return m.Hash, nil
+	sums, err := fs.Glob(files, path.Join(Version, "vectors.*.sums.json"))
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	h.Write([]byte(m.Hash))
+	for _, name := range sums { // sorted by Glob
+		b, err := files.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		h.Write([]byte("\n" + path.Base(name) + "\n"))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
