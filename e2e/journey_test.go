@@ -239,3 +239,40 @@ func TestMeteringCountsParallelCalls(t *testing.T) {
 	assert.Equal(t, int(used), total, "the account total is the sum of its apps")
 	assert.GreaterOrEqual(t, total, 50, "no count of the 50 parallel calls is lost")
 }
+
+// Custom emoji in search (spec 1 custom emoji rules): first, private to the
+// app, a tenant's replacing the app-wide one, none for anonymous callers.
+func TestSearchCustomEmoji(t *testing.T) {
+	const origin = "https://app.custom.test"
+	u := signUp(t)
+	appID, _, full := newAppWithKey(t, u, origin)
+	tenantID := unique("ten_")
+	now := time.Now().UnixMilli()
+	sql(t, "INSERT INTO tenants (id, app_id, external_id, name, created_at) VALUES (?, ?, 'acme', 'Acme', ?)", tenantID, appID, now)
+	sql(t, `INSERT INTO custom_emoji (id, app_id, shortcode, aliases, image_key, content_type, source, bytes, created_at)
+		VALUES ('e_app', ?, 'shipit', '["ship it"]', 'custom/x/_/e_app.png', 'image/png', 'upload', 8, ?)`, appID, now)
+	sql(t, `INSERT INTO custom_emoji (id, app_id, tenant_id, scope, shortcode, aliases, image_key, content_type, source, bytes, created_at)
+		VALUES ('e_acme', ?, ?, ?, 'shipit', '["launch"]', 'custom/x/t/e_acme.png', 'image/png', 'upload', 8, ?)`, appID, tenantID, tenantID, now)
+
+	keyed := func(q string) reply {
+		return get(t, "/v1/search?key="+url.QueryEscape(full)+"&"+q, "Origin", origin)
+	}
+	r := keyed("q=ship+it&limit=5")
+	require.Equal(t, 200, r.Status, string(r.Body))
+	first := results(t, r.JSON(t))[0]
+	assert.Equal(t, "custom", first["source"])
+	assert.Equal(t, "C-e_app", first["id"])
+	assert.Equal(t, ":shipit:", first["emoji"])
+	assert.Equal(t, "shipit", first["shortcode"])
+	assert.True(t, strings.HasSuffix(first["imageUrl"].(string), "/v1/custom/"+appID+"/e_app"), first["imageUrl"])
+	assert.Equal(t, "private, max-age=60", r.Header.Get("Cache-Control"))
+
+	tenant := results(t, keyed("q=shipit&tenant=acme").JSON(t))
+	assert.Equal(t, "C-e_acme", tenant[0]["id"], "the tenant's emoji replaces the app-wide one")
+	unknown := results(t, keyed("q=shipit&tenant=globex").JSON(t))
+	assert.Equal(t, "C-e_app", unknown[0]["id"], "an unknown tenant searches app-wide emoji")
+
+	anon := get(t, "/v1/search?q=ship+it")
+	assert.NotEqual(t, "custom", results(t, anon.JSON(t))[0]["source"])
+	assert.NotEqual(t, "private, max-age=60", anon.Header.Get("Cache-Control"))
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/emojisearch/emojisearch/packs/dist"
 	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/api"
+	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
@@ -37,10 +38,12 @@ func main() {
 	}
 	cfg.Semantic = embedder != nil
 	var meter *metering.Meter
+	var custom *customemoji.Index
 	if db, err := openStore("DB"); err != nil {
 		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
 	} else {
 		repo := accounts.New(db, time.Now)
+		custom = customemoji.New(repo, time.Now)
 		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
@@ -52,7 +55,7 @@ func main() {
 			cfg.Dashboard = dash.Routes
 		}
 	}
-	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter)
+	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
 	if err != nil {
 		fmt.Println("worker: search unavailable:", err)
 	} else {

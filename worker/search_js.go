@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/packs/dist"
+	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/search"
@@ -23,7 +24,7 @@ import (
 // newSearch wires /v1/search to the platform: built-in en/tr packs, other
 // locales from the static assets, the meaning tier (when an embedding
 // backend is bound), the edge cache, waitUntil.
-func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter) (*search.Service, error) {
+func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter, custom *customemoji.Index) (*search.Service, error) {
 	builtin, err := dist.Builtin()
 	if err != nil {
 		return nil, err
@@ -48,6 +49,9 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 	}
 	if meter != nil {
 		cfg.Meter = meter
+	}
+	if custom != nil {
+		cfg.Custom = custom
 	}
 	if embedder != nil {
 		m, err := meaning.Lookup(model)
