@@ -36,7 +36,7 @@ func newDashboard(db store.DB, environment string) (*dashboard.Dashboard, error)
 	cfg := dashboard.NewConfig(db, authn).
 		WithEnvironment(environment).
 		WithDashboardURL(v("DASHBOARD_URL")).
-		WithLog(func(format string, args ...any) { fmt.Printf("dashboard: "+format+"\n", args...) })
+		WithLog(func(format string, args ...any) { fmt.Printf(format+"\n", args...) })
 	if secret := v("CLERK_SECRET_KEY"); secret != "" {
 		deleter, err := auth.NewClerkDeleter(auth.ClerkConfig{SecretKey: secret, BaseURL: v("CLERK_API_URL"), Client: fetchDoer{}})
 		if err != nil {
