@@ -101,6 +101,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 			}
 		}
 	}
+	out.Results = slices.Grow(out.Results, min(len(hits), opts.Limit-len(out.Results)))
 	for _, h := range hits {
 		if seen[h.Entry] || len(out.Results) >= opts.Limit {
 			continue

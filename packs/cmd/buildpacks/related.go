@@ -6,7 +6,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/engine/vectors"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
@@ -14,12 +16,16 @@ import (
 
 // Related words (packs/FORMAT.md "Where each phrase comes from", low): every
 // word of the local embedding model (packs/models, built from the pinned
-// GloVe-derived vectors and CLDR) that no English phrase contains is given
-// to the emoji nearest it, so a query word the dictionary lacks ("sand",
-// "frosty") still finds emoji, ranked after every direct match (low field).
+// GloVe-derived vectors and CLDR) is given to the emoji nearest it, so a
+// query word the dictionary lacks ("sand", "frosty") still finds emoji, and
+// a word it has for some emoji ("pink") also finds the emoji nearest in
+// meaning that lack it; ranked after every direct match (low field).
 const (
-	relatedPerWord  = 2   // emoji a word may go to: its nearest ones
-	relatedMinCos   = 0.5 // cosine of the word with the emoji's text
+	relatedPerWord  = 2   // emoji a word in no phrase may go to: its nearest ones
+	relatedMinCos   = 0.4 // cosine of the word with the emoji's text
+	relatedTypoCos  = 0.5 // below it, only words the engine's typo tolerance cannot mend
+	knownPerWord    = 6   // emoji an English phrase word may go to: its nearest ones that lack it
+	knownMinCos     = 0.4
 	relatedMinWt    = 0.1 // pooling weight of the word: very frequent words carry no meaning
 	relatedMinBytes = 3   // shorter words are mostly abbreviations
 )
@@ -44,25 +50,49 @@ func relatedFrom(path string, errp *error) (func(core, ext, others []packfmt.Row
 	}, nil
 }
 
-// relatedWords gives each emoji the model words (lowercase a-z, at least
-// relatedMinBytes long, pooling weight >= relatedMinWt) that appear in no
-// phrase of any locale (the English ones are matched directly; another
-// locale's words, "kedi", belong to that locale's pack) and whose relatedPerWord nearest emoji it is with a cosine
-// of at least relatedMinCos; an emoji's text is its name, keywords and tags
-// joined (as in the vector files' whole-text rows). Words come sorted.
+// relatedWords gives each emoji model words (lowercase a-z, at least
+// relatedMinBytes long, pooling weight >= relatedMinWt) by cosine of the
+// word with the emoji's text (its name, keywords and tags joined, as in the
+// vector files' whole-text rows):
+//
+//   - a word in no phrase of any locale goes to its relatedPerWord nearest
+//     emoji with a cosine of at least relatedMinCos; below relatedTypoCos
+//     only when no English phrase word is within the engine's typo distance
+//     of it (then the typo match, often the word meant, answers instead);
+//   - a word of the English phrases goes to its knownPerWord nearest emoji
+//     with a cosine of at least knownMinCos whose English phrases lack it
+//     (the emoji that have it match it directly);
+//   - a word only of another locale's phrases ("kedi") stays that locale's.
+//
+// Words come sorted.
 func relatedWords(m *embed.Model, core, ext, others []packfmt.Row) (map[string][]string, error) {
-	known := map[string]bool{}
-	for _, rows := range [][]packfmt.Row{core, ext, others} {
+	known := map[string]bool{}   // words of any locale's phrases
+	english := map[string]bool{} // words of the English phrases
+	has := map[string]map[string]bool{}
+	for k, rows := range [][]packfmt.Row{core, ext, others} {
 		for _, r := range rows {
 			for _, list := range r.Phrases {
 				for _, ph := range list {
 					for _, t := range embed.Tokenize(strings.ReplaceAll(ph, "_", " ")) {
 						known[t] = true
+						if k == 2 {
+							continue
+						}
+						english[t] = true
+						if has[r.ID] == nil {
+							has[r.ID] = map[string]bool{}
+						}
+						has[r.ID][t] = true
 					}
 				}
 			}
 		}
 	}
+	englishWords := make([]string, 0, len(english))
+	for w := range english {
+		englishWords = append(englishWords, w)
+	}
+	slices.Sort(englishWords)
 	var ids, texts []string
 	for _, r := range core {
 		var parts []string
@@ -83,15 +113,31 @@ func relatedWords(m *embed.Model, core, ext, others []packfmt.Row) (map[string][
 	}
 	out := map[string][]string{}
 	for _, w := range m.Words() { // ascending
-		if len(w) < relatedMinBytes || known[w] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+		if len(w) < relatedMinBytes || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 			continue
 		}
 		if _, wt, _ := m.Lookup(w); wt < relatedMinWt {
 			continue
 		}
-		for _, mt := range vectors.SearchVectors(x, m.Embed(w), relatedPerWord) {
-			if mt.Score >= relatedMinCos {
-				out[mt.ID] = append(out[mt.ID], w)
+		switch {
+		case english[w]:
+			// The nearest emoji that lack the word (those that have it
+			// are among the candidates, hence the wider search).
+			n := 0
+			for _, mt := range vectors.SearchVectors(x, m.Embed(w), knownPerWord+8) {
+				if n == knownPerWord || mt.Score < knownMinCos {
+					break
+				}
+				if !has[mt.ID][w] {
+					n++
+					out[mt.ID] = append(out[mt.ID], w)
+				}
+			}
+		case !known[w]:
+			for _, mt := range vectors.SearchVectors(x, m.Embed(w), relatedPerWord) {
+				if mt.Score >= relatedMinCos && (mt.Score >= relatedTypoCos || !typoNear(w, englishWords)) {
+					out[mt.ID] = append(out[mt.ID], w)
+				}
 			}
 		}
 	}
@@ -99,4 +145,28 @@ func relatedWords(m *embed.Model, core, ext, others []packfmt.Row) (map[string][
 		slices.Sort(ws)
 	}
 	return out, nil
+}
+
+// typoNear reports whether the engine's typo tolerance would mend w into
+// one of words (an English query word it finds nothing for): w has at
+// least 4 characters, the word starts with the same character and is
+// within one edit (two from 8 characters).
+func typoNear(w string, words []string) bool {
+	n := utf8.RuneCountInString(w)
+	if n < 4 {
+		return false
+	}
+	maxD := 1
+	if n >= 8 {
+		maxD = 2
+	}
+	for _, t := range words {
+		if t[0] != w[0] || len(t)-len(w) > maxD || len(w)-len(t) > maxD {
+			continue
+		}
+		if engine.BoundedEditDistance(w, t, maxD) <= maxD {
+			return true
+		}
+	}
+	return false
 }
