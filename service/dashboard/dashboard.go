@@ -283,10 +283,6 @@ func New(cfg Config) (*Dashboard, error) {
 // Repo is the accounts repository the dashboard uses (same clock).
 func (d *Dashboard) Repo() *accounts.Repo { return d.repo }
 
-// dashboardMethods are the methods a dashboard path may be asked with; the
-// ones a path lacks answer 405 in the dashboard's error shape.
-var dashboardMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
-
 // Routes registers the /api routes on r.
 func (d *Dashboard) Routes(r *httpx.Router) {
 	routes := []struct {
@@ -311,20 +307,17 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/invites/:token/accept", map[string]http.HandlerFunc{http.MethodPost: d.acceptInvite}},
 	}
 	for _, rt := range routes {
-		var allow []string
-		for _, m := range dashboardMethods {
-			if _, ok := rt.methods[m]; ok {
-				allow = append(allow, m)
-			}
-		}
-		for _, m := range dashboardMethods {
-			h, ok := rt.methods[m]
-			if !ok {
-				h = methodNotAllowed(allow)
-			}
+		for m, h := range rt.methods {
 			r.Handle(m, rt.pattern, noStore(h))
 		}
+		r.HandleOther(rt.pattern, func(allow []string) http.Handler { return noStore(methodNotAllowed(allow)) })
 	}
+	// Any other /api path: 404 in the dashboard's error shape.
+	r.HandleOther("/api/*rest", func([]string) http.Handler {
+		return noStore(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			Fail(w, http.StatusNotFound, Error{Code: "not_found", Message: "No such dashboard route: " + req.URL.Path})
+		}))
+	})
 }
 
 // noStore marks every dashboard answer private to the caller.

@@ -137,7 +137,12 @@ func TestMethodNotAllowedInDashboardShape(t *testing.T) {
 	r := e.do(req{method: "PUT", path: "/api/me"})
 	assert.Equal(t, http.StatusMethodNotAllowed, r.Code)
 	assert.Equal(t, "method_not_allowed", r.errCode())
-	assert.Equal(t, "GET, DELETE", r.Header().Get("Allow"))
+	assert.Equal(t, "DELETE, GET, HEAD", r.Header().Get("Allow"))
+	assert.Equal(t, "no-store", r.Header().Get("Cache-Control"))
+
+	missing := e.do(req{method: "GET", path: "/api/nothing/here"})
+	assert.Equal(t, http.StatusNotFound, missing.Code)
+	assert.Equal(t, "not_found", missing.errCode(), "unknown /api paths answer in the dashboard's shape")
 }
 
 func TestCreateApps(t *testing.T) {

@@ -24,6 +24,9 @@ type Router struct {
 type route struct {
 	segments []string
 	handlers map[string]http.Handler
+	// other answers the methods the route lacks, in place of the router's
+	// BadMethod (a surface with its own error shape); nil: BadMethod.
+	other func(allow []string) http.Handler
 }
 
 type paramsKey struct{}
@@ -31,14 +34,27 @@ type paramsKey struct{}
 // Handle registers h for method and pattern (for example
 // "/v1/pack/:version/:file").
 func (r *Router) Handle(method, pattern string, h http.Handler) {
+	r.route(pattern).handlers[method] = h
+}
+
+// HandleOther answers the methods pattern has no handler for (OPTIONS
+// aside, a CORS preflight) with other(allow) instead of the router's
+// BadMethod; allow lists the methods it has. A pattern with no handlers
+// at all answers every method so: a catch-all with its own 404.
+func (r *Router) HandleOther(pattern string, other func(allow []string) http.Handler) {
+	r.route(pattern).other = other
+}
+
+func (r *Router) route(pattern string) *route {
 	segs := split(pattern)
 	for _, rt := range r.routes {
 		if equalSegs(rt.segments, segs) {
-			rt.handlers[method] = h
-			return
+			return rt
 		}
 	}
-	r.routes = append(r.routes, &route{segments: segs, handlers: map[string]http.Handler{method: h}})
+	rt := &route{segments: segs, handlers: map[string]http.Handler{}}
+	r.routes = append(r.routes, rt)
+	return rt
 }
 
 // HandleFunc is Handle for a function.
@@ -65,11 +81,14 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		if !ok {
 			allow := rt.allow()
-			if req.Method == http.MethodOptions && r.Preflight != nil {
+			switch {
+			case req.Method == http.MethodOptions && r.Preflight != nil && len(allow) > 0:
 				r.Preflight(allow).ServeHTTP(w, req)
-				return
+			case rt.other != nil:
+				rt.other(allow).ServeHTTP(w, req)
+			default:
+				r.BadMethod(allow).ServeHTTP(w, req)
 			}
-			r.BadMethod(allow).ServeHTTP(w, req)
 			return
 		}
 		if len(params) > 0 {
