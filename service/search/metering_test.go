@@ -137,3 +137,20 @@ func TestOverLimit(t *testing.T) {
 	_, anon := getAs(t, s, nil, "q=so+tired+after+work")
 	assert.False(t, anon.OverLimit, "anonymous calls are never over a plan limit")
 }
+
+// noFiles is a meaning tier whose vector files did not load: no model
+// call was made.
+type noFiles struct{}
+
+func (noFiles) Search(context.Context, string, string, int) (MeaningResult, error) {
+	return MeaningResult{}, ErrIncomplete
+}
+
+func TestNoModelCallIsNotCounted(t *testing.T) {
+	s, meter, _ := meteredService(t, noFiles{})
+	rec, res := getAs(t, s, &keyed, "q=tired")
+	assert.NotEmpty(t, res.Results, "alias results")
+	assert.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
+	assert.Regexp(t, `^total;dur=[0-9.]+$`, rec.Header().Get("Server-Timing"))
+	assert.Zero(t, meter.counts["app1/"+plans.SemanticCalls], "no model call, nothing counted")
+}

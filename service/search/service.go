@@ -240,7 +240,7 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 		var sem MeaningResult
 		sem, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
 		hits = sem.Hits
-		t = timing{embedded: true, embed: sem.Embed}
+		t = timing{embedded: sem.Embed > 0, embed: sem.Embed} // no call: no vector file loaded
 		switch {
 		case errors.Is(err, ErrIncomplete):
 			complete = false
