@@ -17,12 +17,53 @@ import (
 	"github.com/emojisearch/emojisearch/service/store"
 )
 
+// route is a method and path a table test calls.
+type route struct{ method, path string }
+
+// bodyCase is one request body and the refusal it must get.
+type bodyCase struct {
+	name, body, ctype string
+	status            int
+	code              string
+}
+
+// jsonRuleCases are the JSON rules every dashboard body route shares,
+// around a well-formed body {"<field>": "<value>"}.
+func jsonRuleCases(field, value string) []bodyCase {
+	pair := `"` + field + `": "` + value + `"`
+	return []bodyCase{
+		{"oversized", `{"` + field + `": "` + strings.Repeat("a", MaxBody) + `"}`, "application/json", http.StatusRequestEntityTooLarge, "body_too_large"},
+		{"malformed", `{` + pair, "application/json", http.StatusBadRequest, "invalid_json"},
+		{"not an object", `["` + value + `"]`, "application/json", http.StatusBadRequest, "invalid_json"},
+		{"trailing garbage", `{` + pair + `} {}`, "application/json", http.StatusBadRequest, "invalid_json"},
+		{"empty", ``, "application/json", http.StatusBadRequest, "invalid_json"},
+		{"not JSON", field + `=` + value, "text/plain", http.StatusUnsupportedMediaType, "unsupported_media_type"},
+	}
+}
+
+// refuseBodies sends every case to every route as token and checks the
+// status and error code; before runs ahead of each request.
+func refuseBodies(t *testing.T, e *env, token string, routes []route, cases []bodyCase, before func()) {
+	t.Helper()
+	for _, rt := range routes {
+		for _, c := range cases {
+			t.Run(rt.method+" "+rt.path+" "+c.name, func(t *testing.T) {
+				if before != nil {
+					before()
+				}
+				r := e.do(req{method: rt.method, path: rt.path, token: token, body: c.body, contentType: c.ctype})
+				assert.Equal(t, c.status, r.Code, r.Body.String())
+				assert.Equal(t, c.code, r.errCode())
+			})
+		}
+	}
+}
+
 func TestBadBodies(t *testing.T) {
 	e := newEnv(t)
 	e.user("u", "u@x.io", plans.Free)
 	app := e.createApp("u", "development")
-	big := `{"name": "` + strings.Repeat("a", MaxBody) + `"}`
-	routes := []struct{ method, path string }{
+	routes := []route{
 		{"POST", "/api/apps"},
 		{"PATCH", "/api/apps/" + app},
 		{"POST", "/api/apps/" + app + "/keys"},
@@ -30,28 +71,8 @@ func TestBadBodies(t *testing.T) {
 		{"DELETE", "/api/me"},
 		{"POST", "/api/waitlist"},
 	}
-	cases := []struct {
-		name, body, ctype string
-		status            int
-		code              string
-	}{
-		{"oversized", big, "application/json", http.StatusRequestEntityTooLarge, "body_too_large"},
-		{"malformed", `{"name": "x"`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"not an object", `["x"]`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"trailing garbage", `{"name": "x"} {}`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"empty", ``, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"not JSON", `name=x`, "text/plain", http.StatusUnsupportedMediaType, "unsupported_media_type"},
-	}
-	for _, rt := range routes {
-		for _, c := range cases {
-			t.Run(rt.method+" "+rt.path+" "+c.name, func(t *testing.T) {
-				e.clock.add(time.Minute) // a fresh waitlist rate-limit window
-				r := e.do(req{method: rt.method, path: rt.path, token: "u", body: c.body, contentType: c.ctype})
-				assert.Equal(t, c.status, r.Code, r.Body.String())
-				assert.Equal(t, c.code, r.errCode())
-			})
-		}
-	}
+	// A fresh waitlist rate-limit window for every request.
+	refuseBodies(t, e, "u", routes, jsonRuleCases("name", "x"), func() { e.clock.add(time.Minute) })
 	assert.Equal(t, int64(1), e.count("SELECT count(*) AS n FROM accounts"), "nothing changed")
 	assert.Equal(t, int64(1), e.count("SELECT count(*) AS n FROM apps"))
 }

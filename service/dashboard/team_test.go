@@ -329,35 +329,17 @@ func TestMemberRankRules(t *testing.T) {
 func TestTeamBadBodies(t *testing.T) {
 	e := newEnv(t)
 	acc := e.team()
-	big := `{"role": "` + strings.Repeat("a", MaxBody) + `"}`
-	routes := []struct{ method, path string }{
+	routes := []route{
 		{"POST", "/api/team/invites"},
 		{"PATCH", "/api/team/members/" + acc[accounts.RoleViewer].ID},
 	}
-	cases := []struct {
-		name, body, ctype string
-		status            int
-		code              string
-	}{
-		{"oversized", big, "application/json", http.StatusRequestEntityTooLarge, "body_too_large"},
-		{"malformed", `{"role": "viewer"`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"not an object", `["viewer"]`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"trailing garbage", `{"role": "viewer"} {}`, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"empty", ``, "application/json", http.StatusBadRequest, "invalid_json"},
-		{"role of the wrong type", `{"role": ["admin"]}`, "application/json", http.StatusBadRequest, "invalid_request"},
-		{"SQL as the role", `{"role": "viewer' OR '1'='1"}`, "application/json", http.StatusBadRequest, "invalid_request"},
-		{"role with spaces", `{"role": " viewer "}`, "application/json", http.StatusBadRequest, "invalid_request"},
-		{"not JSON", `role=viewer`, "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType, "unsupported_media_type"},
-	}
-	for _, rt := range routes {
-		for _, c := range cases {
-			t.Run(rt.method+" "+rt.path+" "+c.name, func(t *testing.T) {
-				r := e.do(req{method: rt.method, path: rt.path, token: "owner", body: c.body, contentType: c.ctype})
-				assert.Equal(t, c.status, r.Code, r.Body.String())
-				assert.Equal(t, c.code, r.errCode())
-			})
-		}
-	}
+	cases := append(jsonRuleCases("role", "viewer"),
+		bodyCase{"role of the wrong type", `{"role": ["admin"]}`, "application/json", http.StatusBadRequest, "invalid_request"},
+		bodyCase{"SQL as the role", `{"role": "viewer' OR '1'='1"}`, "application/json", http.StatusBadRequest, "invalid_request"},
+		bodyCase{"role with spaces", `{"role": " viewer "}`, "application/json", http.StatusBadRequest, "invalid_request"},
+		bodyCase{"form post", `role=viewer`, "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType, "unsupported_media_type"},
+	)
+	refuseBodies(t, e, "owner", routes, cases, nil)
 	assert.Zero(t, e.count("SELECT count(*) AS n FROM invites"), "nothing changed")
 	assert.Equal(t, int64(1), e.count("SELECT count(*) AS n FROM team_members WHERE role = 'viewer'"))
 
