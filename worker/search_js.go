@@ -78,7 +78,7 @@ func newEmbedder(model, url, token string) (meaning.Embedder, error) {
 		return nil, err
 	}
 	if url != "" {
-		return meaning.REST{BaseURL: url, Token: token, Model: m.WorkersAI, Post: fetchPost}, nil
+		return meaning.REST{BaseURL: url, Token: token, Model: m.WorkersAI, Client: fetchDoer{}}, nil
 	}
 	client, err := ai.Open("AI")
 	if errors.Is(err, jsutil.ErrUnbound) {
@@ -88,15 +88,6 @@ func newEmbedder(model, url, token string) (meaning.Embedder, error) {
 		return nil, err
 	}
 	return meaning.Binding{AI: client, Model: m.WorkersAI}, nil
-}
-
-// fetchPost is meaning.Poster over the global fetch.
-func fetchPost(ctx context.Context, url string, h http.Header, body []byte) (int, []byte, error) {
-	res, err := fetch.Do(ctx, fetch.Request{Method: http.MethodPost, URL: url, Header: h, Body: body})
-	if err != nil {
-		return 0, nil, err
-	}
-	return res.Status, res.Body, nil
 }
 
 // assetCultures reads culture files from the ASSETS binding; 404 means the

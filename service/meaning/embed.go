@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -40,9 +41,11 @@ func (b Binding) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out.rows(len(texts))
 }
 
-// Poster sends one POST and returns the answer's status and body (the
-// worker passes its fetch binding; tests pass net/http).
-type Poster func(ctx context.Context, url string, header http.Header, body []byte) (int, []byte, error)
+// Doer sends a request (the worker passes its fetch-backed one, as for
+// service/auth; tests pass an http.Client).
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
 
 // REST embeds through the Workers AI REST API:
 // POST {BaseURL}{model} with {text: [...]}, answering
@@ -52,7 +55,7 @@ type REST struct {
 	BaseURL string
 	Token   string
 	Model   string
-	Post    Poster
+	Client  Doer
 }
 
 // Embed calls the REST API.
@@ -61,10 +64,19 @@ func (r REST) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("Authorization", "Bearer "+r.Token)
-	status, res, err := r.Post(ctx, r.BaseURL+r.Model, h, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.BaseURL+r.Model, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+r.Token)
+	resp, err := r.Client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
+	}
+	defer resp.Body.Close()
+	status := resp.StatusCode
+	res, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
 	}
@@ -88,6 +100,10 @@ func (r REST) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	}
 	return env.Result.rows(len(texts))
 }
+
+// maxAnswer bounds a REST answer read into memory (one query's vector is
+// a few KB; bge-m3's 1024 floats as JSON about 20 KB).
+const maxAnswer = 4 << 20
 
 // output is Workers AI's text-embedding answer.
 type output struct {

@@ -1,11 +1,9 @@
 package meaning
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -206,27 +204,11 @@ func TestBackendFailure(t *testing.T) {
 	assert.NotErrorIs(t, err, search.ErrIncomplete)
 }
 
-// post sends over net/http, as the worker's fetch binding does.
-func post(ctx context.Context, url string, h http.Header, body []byte) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header = h
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return res.StatusCode, b, err
-}
-
 func TestREST(t *testing.T) {
 	srv := httptest.NewServer(localModel(t).HandlerWithToken("secret"))
 	defer srv.Close()
 	base := srv.URL + "/accounts/local/ai/run/"
-	ok := REST{BaseURL: base, Token: "secret", Model: "@local/glove-cldr", Post: post}
+	ok := REST{BaseURL: base, Token: "secret", Model: "@local/glove-cldr", Client: http.DefaultClient}
 	rows, err := ok.Embed(context.Background(), []string{"cat", "dog"})
 	require.NoError(t, err)
 	require.Len(t, rows, 2)
@@ -237,9 +219,9 @@ func TestREST(t *testing.T) {
 		r    REST
 		want string
 	}{
-		{"wrong token", REST{BaseURL: base, Token: "nope", Model: "@local/glove-cldr", Post: post}, "status 401"},
-		{"unknown model", REST{BaseURL: base, Token: "secret", Model: "@cf/none", Post: post}, "status 404"},
-		{"unreachable", REST{BaseURL: "http://127.0.0.1:1/", Token: "secret", Model: "m", Post: post}, "embedding backend failed"},
+		{"wrong token", REST{BaseURL: base, Token: "nope", Model: "@local/glove-cldr", Client: http.DefaultClient}, "status 401"},
+		{"unknown model", REST{BaseURL: base, Token: "secret", Model: "@cf/none", Client: http.DefaultClient}, "status 404"},
+		{"unreachable", REST{BaseURL: "http://127.0.0.1:1/", Token: "secret", Model: "m", Client: http.DefaultClient}, "embedding backend failed"},
 	}
 	for _, c := range cases {
 		_, err := c.r.Embed(context.Background(), []string{"cat"})
