@@ -49,7 +49,24 @@ type Index struct {
 
 type copyOf struct {
 	at    time.Time
-	emoji []accounts.CustomEmoji
+	emoji []entry
+}
+
+// entry is an emoji with its phrases normalised once per copy, not per
+// query: the shortcode (with '_' and '-' as spaces), then its aliases.
+type entry struct {
+	accounts.CustomEmoji
+	phrases []string
+}
+
+var spaced = strings.NewReplacer("_", " ", "-", " ")
+
+func entries(emoji []accounts.CustomEmoji) []entry {
+	out := make([]entry, len(emoji))
+	for i, e := range emoji {
+		out[i] = entry{CustomEmoji: e, phrases: append([]string{engine.Normalize(spaced.Replace(e.Shortcode), engine.MaxQueryLength)}, e.Aliases...)}
+	}
+	return out
 }
 
 // New returns an index over src; now nil means time.Now.
@@ -75,7 +92,7 @@ func (x *Index) Match(ctx context.Context, appID, tenant, query string, limit in
 	if q == "" {
 		return nil, true, nil
 	}
-	visible := map[string]accounts.CustomEmoji{} // by shortcode: the tenant's wins
+	visible := map[string]entry{} // by shortcode: the tenant's wins
 	for _, e := range emoji {
 		switch {
 		case e.TenantExternalID == "":
@@ -107,10 +124,9 @@ func (x *Index) Match(ctx context.Context, appID, tenant, query string, limit in
 	return out, true, nil
 }
 
-func score(e accounts.CustomEmoji, q string) float64 {
-	phrases := append([]string{engine.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(e.Shortcode), engine.MaxQueryLength)}, e.Aliases...)
+func score(e entry, q string) float64 {
 	best := 0.0
-	for _, p := range phrases {
+	for _, p := range e.phrases {
 		switch {
 		case p == q:
 			return 1
@@ -121,7 +137,7 @@ func score(e accounts.CustomEmoji, q string) float64 {
 	return best
 }
 
-func (x *Index) emojiOf(ctx context.Context, appID string) ([]accounts.CustomEmoji, error) {
+func (x *Index) emojiOf(ctx context.Context, appID string) ([]entry, error) {
 	now := x.now()
 	x.mu.Lock()
 	c, ok := x.by[appID]
@@ -129,10 +145,11 @@ func (x *Index) emojiOf(ctx context.Context, appID string) ([]accounts.CustomEmo
 	if ok && now.Sub(c.at) < MaxAge {
 		return c.emoji, nil
 	}
-	emoji, err := x.src.CustomEmojiOf(ctx, appID)
+	rows, err := x.src.CustomEmojiOf(ctx, appID)
 	if err != nil {
 		return nil, err
 	}
+	emoji := entries(rows)
 	x.mu.Lock()
 	if len(x.by) >= maxApps { // bounded: drop the expired copies, or all
 		for id, c := range x.by {
