@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
@@ -109,6 +110,33 @@ func TestTypoNeverOutranksExact(t *testing.T) {
 	}
 }
 
+// Unknown words must not be answered by noise: a typo of a weak phrase (a
+// related word or a subgroup label) or a split into three or more short
+// known words (two-letter codes) is no evidence.
+func TestNoNoiseForUnknownWords(t *testing.T) {
+	e := allLocales(t)
+	for _, tc := range []struct {
+		q       string
+		notWant string // emoji that must not be in the top 10
+	}{
+		{"padlock", "🐎"}, // "paddock", a related word of horses, is one edit away
+		{"hummus", "🇺🇸"}, // "hu" + "mm" + "us" are shortcodes
+		{"hummus", "🇭🇺"}, //
+		{"padlock", "🎠"}, //
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			for _, r := range e.Search(tc.q, Options{Limit: 10, Locale: "en"}).Results {
+				assert.NotEqual(t, textKey(tc.notWant), textKey(r.Emoji), "%q: %s via %s %q", tc.q, r.Emoji, r.Field, r.Match)
+			}
+		})
+	}
+	love := false // a compound of two known words still splits ("in" + "love")
+	for _, r := range e.Search("inlove", Options{Limit: 10, Locale: "en"}).Results {
+		love = love || r.Match == "love"
+	}
+	assert.True(t, love)
+}
+
 func TestLocalePhrasesRankAboveEnglish(t *testing.T) {
 	e := allLocales(t)
 	// 🐈 is named "cat" in English and "kedi" in Turkish. Both resolve
@@ -129,28 +157,57 @@ func TestLocalePhrasesRankAboveEnglish(t *testing.T) {
 	assert.Equal(t, "zh", Language("zh-Hant"))
 }
 
-func TestFamiliesAppearOnce(t *testing.T) {
+// A gender/direction family is ranked once; its other gender members follow
+// the representative when the query names no gender, and direction variants
+// stay folded.
+func TestFamilies(t *testing.T) {
 	e := allLocales(t)
-	out := e.Search("technologist", Options{Limit: 24, Locale: "en"})
-	n := 0
-	for _, r := range out.Results {
-		if strings.Contains(r.Emoji, "💻") {
-			n++
+	search := func(q string) []string {
+		var out []string
+		for _, r := range e.Search(q, Options{Limit: 24, Locale: "en"}).Results {
+			out = append(out, textKey(r.Emoji))
 		}
+		return out
 	}
-	assert.Equal(t, 1, n, "one of person/man/woman technologist: %v", ids(out))
-	out = e.Search("woman technologist", Options{Limit: 5, Locale: "en"})
-	assert.Equal(t, "👩‍💻", out.Results[0].Emoji, "the exact member represents the family")
-	for _, tc := range []struct{ name, q, want string }{
-		{"oldest member (Emoji 4.0, not 12.1) on a near tie", "coder", textKey("👨‍💻")},
-		{"exact name beats age", "technologist", "🧑‍💻"},
-		{"same version: the neutral one", "wizard", "🧙"},
-		{"named gender", "man mage", textKey("🧙‍♂️")},
+	members := func(got []string, sub string) []string {
+		var out []string
+		for _, k := range got {
+			if strings.Contains(k, sub) {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, q, sub string
+		want         []string
+	}{
+		{"exact name first, then the other genders", "technologist", "\u200d💻", []string{"🧑‍💻", textKey("👨‍💻"), textKey("👩‍💻")}},
+		{"oldest member (Emoji 4.0, not 12.1) on a near tie", "coder", "\u200d💻", []string{textKey("👨‍💻"), "🧑‍💻", textKey("👩‍💻")}},
+		{"same version: the neutral one", "cook", "\u200d🍳", []string{"🧑‍🍳", textKey("👨‍🍳"), textKey("👩‍🍳")}},
+		{"named gender: that member only", "woman technologist", "\u200d💻", []string{textKey("👩‍💻")}},
+		{"named gender, older member", "man mage", "🧙", []string{textKey("🧙‍♂️")}},
+		{"direction variants folded", "person walking", "🚶", []string{"🚶", textKey("🚶‍♂️"), textKey("🚶‍♀️")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, textKey(e.Search(tc.q, Options{Limit: 5, Locale: "en"}).Results[0].Emoji))
+			got := search(tc.q)
+			require.NotEmpty(t, got)
+			m := members(got, tc.sub)
+			require.NotEmpty(t, m, "%v", got)
+			assert.Equal(t, tc.want[0], m[0], "%v", got)
+			assert.ElementsMatch(t, tc.want, m, "%v", got)
+			assert.Equal(t, tc.want[0], got[0])
 		})
 	}
+	t.Run("members adjacent", func(t *testing.T) {
+		got := search("technologist")
+		assert.Equal(t, []string{"🧑‍💻", textKey("👨‍💻"), textKey("👩‍💻")}, got[:3])
+	})
+	t.Run("limit kept", func(t *testing.T) {
+		for _, n := range []int{1, 2, 3, 4} {
+			assert.Len(t, e.Search("cook", Options{Limit: n, Locale: "en"}).Results, n)
+		}
+	})
 }
 
 func TestGet(t *testing.T) {
@@ -329,4 +386,18 @@ func FuzzSearch(f *testing.F) {
 			seen[r.ID] = true
 		}
 	})
+}
+
+// In a query of several words the rarer word weighs more; the weights keep
+// a mean of 1, one word weighs 1, and an unknown word gets the mean.
+func TestUnitWeights(t *testing.T) {
+	e := allLocales(t)
+	p := index.Params{Mask: 1} // English
+	w := e.ix.UnitWeights([]index.Unit{{Text: "face"}, {Text: "unicorn"}}, p)
+	assert.Greater(t, w[1], w[0], "unicorn is in fewer phrases than face")
+	assert.InDelta(t, 2, w[0]+w[1], 1e-5)
+	assert.Equal(t, []float32{1}, e.ix.UnitWeights([]index.Unit{{Text: "face"}}, p))
+	w = e.ix.UnitWeights([]index.Unit{{Text: "face"}, {Text: "unicorn"}, {Text: "zzqx"}}, p)
+	assert.InDelta(t, (w[0]+w[1])/2, w[2], 1e-5)
+	assert.InDelta(t, 3, w[0]+w[1]+w[2], 1e-5)
 }

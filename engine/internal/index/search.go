@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -71,11 +72,14 @@ type scratch struct {
 	touchedE []int32
 	fam      []famSlot
 	hits     []Hit
+	others   []Hit             // family members that do not represent their family
+	uw       [MaxUnits]float32 // weight of each query unit (mean 1), see unitWeights
 }
 
 type famSlot struct {
 	stamp uint32
-	hit   int32 // index into hits
+	hit   int32   // index into hits
+	head  float32 // score of the family's neutral member, 0 when it did not match
 }
 
 var scratchPools sync.Map // *Index -> *sync.Pool
@@ -178,7 +182,7 @@ func (ix *Index) Relax(units []Unit, mask uint64) []Unit {
 			continue
 		}
 		segs := ix.segmentWords(u.Text, 16, false, mask)
-		if segs == nil {
+		if len(segs) != 2 {
 			out = append(out, u)
 			continue
 		}
@@ -286,12 +290,95 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 		s.gen = 1
 	}
 	s.touchedP, s.touchedE, s.hits = s.touchedP[:0], s.touchedE[:0], s.hits[:0]
+	ix.unitWeights(s, units, p)
 	for ui, u := range units {
 		ix.matchUnit(s, int8(ui), u, p.Prefix && ui == len(units)-1, p)
 	}
 	ix.score(s, len(units), p)
 	ix.related(s, p)
 	return ix.rank(s, p.Limit)
+}
+
+// unitWeights sets s.uw: in a query of several words, a word found in
+// many phrases says less than a rare one ("in love": "love" decides, not
+// "in" and its flag 🇮🇳). Each unit gets its inverse phrase frequency over
+// the searched segments, damped by a square root and scaled to mean 1, so
+// a one-word query and a query of equally common words score as before. A
+// unit with no exact or stem match (typed on, misspelt) gets the mean.
+func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
+	for i := range s.uw {
+		s.uw[i] = 1
+	}
+	if len(units) < 2 {
+		return
+	}
+	var idf [MaxUnits]float64
+	sum, known := 0.0, 0
+	for ui, u := range units {
+		// Exact, stem and n-gram counts are summed over segments apart and
+		// the first non-zero one is used, so the weight does not depend on
+		// how a locale's phrases are split into segments.
+		var exact, stemmed, grams, n int
+		stem := textnorm.Stem(u.Text)
+		for si, seg := range ix.segs {
+			if p.Mask&(1<<si) == 0 {
+				continue
+			}
+			n += seg.phText.len()
+			if k, ok := seg.terms.find(u.Text); ok {
+				exact += ix.strongPostings(seg, &seg.terms, k)
+			}
+			if k, ok := seg.stems.find(stem); ok && !u.Unspaced {
+				stemmed += ix.strongPostings(seg, &seg.stems, k)
+			}
+			if k, ok := seg.grams.find(u.Text); ok && u.Unspaced {
+				grams += ix.strongPostings(seg, &seg.grams, k)
+			}
+		}
+		df := exact
+		if df == 0 {
+			df = max(stemmed, grams)
+		}
+		if df > 0 {
+			idf[ui] = math.Sqrt(math.Log(1 + float64(n)/float64(df)))
+			sum += idf[ui]
+			known++
+		}
+	}
+	if known == 0 {
+		return
+	}
+	mean := sum / float64(known)
+	for ui := range units {
+		if idf[ui] == 0 {
+			idf[ui] = mean
+		}
+	}
+	total := sum + mean*float64(len(units)-known)
+	for ui := range units {
+		s.uw[ui] = float32(idf[ui] * float64(len(units)) / total)
+	}
+}
+
+// UnitWeights returns the weights unitWeights gives the units, for tests
+// and debugging.
+func (ix *Index) UnitWeights(units []Unit, p Params) []float32 {
+	var s scratch
+	ix.unitWeights(&s, units, p)
+	return s.uw[:len(units)]
+}
+
+// strongPostings counts the phrases of key k outside the weak field (related
+// words and subgroup labels would make every common word look frequent).
+func (ix *Index) strongPostings(seg *Segment, t *table, k int) int {
+	lo, hi := t.list(k)
+	n := 0
+	for j := lo; j < hi; j++ {
+		if seg.phField.at(int(t.post.at(j))) != packfmt.FieldLow {
+			n++
+		}
+	}
+	return n
 }
 
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
@@ -487,9 +574,16 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 	if typo {
 		q *= ix.Weights[packfmt.FieldTypo]
 	}
+	q *= s.uw[ui]
 	w := ix.segWeight(si, p)
+	added := false
 	for j := lo; j < hi; j++ {
 		pid := t.post.at(j)
+		field := seg.phField.at(int(pid))
+		if typo && field == packfmt.FieldLow {
+			continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
+		}
+		added = true
 		gp := base + pid
 		a := &s.phrases[gp]
 		if a.stamp != s.gen {
@@ -511,9 +605,9 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 			*e = entryAcc{stamp: s.gen, phrase: -1}
 			s.touchedE = append(s.touchedE, int32(ei))
 		}
-		e.units[ui] = max(e.units[ui], q*w*ix.Weights[seg.phField.at(int(pid))])
+		e.units[ui] = max(e.units[ui], q*w*ix.Weights[field])
 	}
-	return hi > lo
+	return added
 }
 
 // segWeight is the factor of a segment's phrases: English phrases count a
@@ -666,7 +760,10 @@ func (ix *Index) related(s *scratch, p Params) {
 // names the gender: "woman technologist").
 const familyBonus = 0.04
 
+// rank returns the best hits, one per family, each followed by its family's
+// other gender members when the query named no gender (see expand).
 func (ix *Index) rank(s *scratch, limit int) []Hit {
+	s.others = s.others[:0]
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
 		if e.phrase < 0 || e.best <= 0 {
@@ -681,17 +778,96 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 			h.Field = packfmt.FieldTypo
 		}
 		f := &s.fam[ent.Family]
-		if f.stamp == s.gen {
-			if ix.represents(h, s.hits[f.hit]) {
-				s.hits[f.hit] = h
-			}
-			continue
+		if f.stamp != s.gen {
+			f.stamp, f.hit, f.head = s.gen, int32(len(s.hits)), 0
+			s.hits = append(s.hits, h)
+		} else if ix.represents(h, s.hits[f.hit]) {
+			s.others = append(s.others, s.hits[f.hit])
+			s.hits[f.hit] = h
+		} else {
+			s.others = append(s.others, h)
 		}
-		f.stamp, f.hit = s.gen, int32(len(s.hits))
-		s.hits = append(s.hits, h)
+		if ent.Family == ei {
+			f.head = h.Score
+		}
 	}
-	return topK(s.hits, limit)
+	return ix.expand(s, topK(s.hits, limit), limit)
 }
+
+// expand follows each family's representative with the family's other
+// matching gender members, best first ("cook": 🧑‍🍳 👨‍🍳 👩‍🍳), so that a
+// picker offers every gender, as device keyboards do. It does so only for a
+// direct match (not a typo, a weak phrase or a neighbour, which would crowd
+// the list) and when the query named no gender: the neutral member
+// represents the family or matched about as well (within familyBonus).
+// Direction variants ("facing right") stay folded into their family. The
+// list keeps at most limit hits.
+func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
+	if len(s.others) == 0 {
+		return top
+	}
+	var out []Hit
+	for i, h := range top {
+		fam := ix.Entries[h.Entry].Family
+		direct := h.Field != packfmt.FieldLow && h.Field != packfmt.FieldTypo
+		noGender := fam == h.Entry || s.fam[fam].head*(1+familyBonus) >= h.Score
+		if direct && noGender && s.hasOthers(ix, fam) {
+			if out == nil {
+				out = make([]Hit, 0, limit)
+				out = append(out, top[:i]...)
+			}
+			out = append(out, h)
+			for len(out) < limit {
+				m, ok := s.nextMember(ix, fam)
+				if !ok {
+					break
+				}
+				out = append(out, m)
+			}
+		} else if out != nil {
+			out = append(out, h)
+		}
+		if out != nil && len(out) >= limit {
+			return out[:limit]
+		}
+	}
+	if out == nil {
+		return top
+	}
+	return out
+}
+
+// hasOthers reports a matching member of family fam besides its
+// representative, direction variants aside.
+func (s *scratch) hasOthers(ix *Index, fam int32) bool {
+	for _, m := range s.others {
+		if ix.Entries[m.Entry].Family == fam && !isDirectional(ix.Entries[m.Entry].ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextMember takes the best remaining member of family fam out of others.
+func (s *scratch) nextMember(ix *Index, fam int32) (Hit, bool) {
+	best := -1
+	for i, m := range s.others {
+		if ix.Entries[m.Entry].Family == fam && !isDirectional(ix.Entries[m.Entry].ID) && (best < 0 || better(m, s.others[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Hit{}, false
+	}
+	m := s.others[best]
+	s.others[best] = s.others[len(s.others)-1]
+	s.others = s.others[:len(s.others)-1]
+	return m, true
+}
+
+// isDirectional reports a direction variant: a ZWJ sequence with ➡ (27A1),
+// such as 🚶‍➡️ (1F6B6-200D-27A1-FE0F).
+func isDirectional(id string) bool { return strings.Contains(id, "200D-27A1") }
 
 // represents reports whether hit a rather than b (same family) is shown.
 func (ix *Index) represents(a, b Hit) bool {
