@@ -325,6 +325,9 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 				continue
 			}
 			n += seg.phText.len()
+			if ix.Parts[si] != "" {
+				continue // part segments hold weak phrases only (related words)
+			}
 			if k, ok := seg.terms.find(u.Text); ok {
 				exact += ix.strongPostings(seg, &seg.terms, k)
 			}
