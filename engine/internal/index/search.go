@@ -300,11 +300,11 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 }
 
 // unitWeights sets s.uw: in a query of several words, a word found in
-// many phrases says less than a rare one ("in love": "love" decides, not
-// "in" and its flag 🇮🇳). Each unit gets its inverse phrase frequency over
-// the searched segments, damped by a square root and scaled to mean 1, so
-// a one-word query and a query of equally common words score as before. A
-// unit with no exact or stem match (typed on, misspelt) gets the mean.
+// many phrases ("face") says less than a rare one ("unicorn"). Each unit
+// gets its inverse phrase frequency over the searched segments, damped by a
+// square root and scaled so the known units' mean is 1: a one-word query
+// and a query of equally common words score as before. A unit with no
+// exact, stem or n-gram match (typed on, misspelt) gets weight 1.
 func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	for i := range s.uw {
 		s.uw[i] = 1
@@ -312,35 +312,22 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	if len(units) < 2 {
 		return
 	}
+	n := 0 // phrases searched
+	for si, seg := range ix.segs {
+		if p.Mask&(1<<si) != 0 {
+			n += seg.phText.len()
+		}
+	}
 	var idf [MaxUnits]float64
 	sum, known := 0.0, 0
 	for ui, u := range units {
-		// Exact, stem and n-gram counts are summed over segments apart and
-		// the first non-zero one is used, so the weight does not depend on
-		// how a locale's phrases are split into segments.
-		var exact, stemmed, grams, n int
-		stem := textnorm.Stem(u.Text)
-		for si, seg := range ix.segs {
-			if p.Mask&(1<<si) == 0 {
-				continue
-			}
-			n += seg.phText.len()
-			if ix.Parts[si] != "" {
-				continue // part segments hold weak phrases only (related words)
-			}
-			if k, ok := seg.terms.find(u.Text); ok {
-				exact += ix.strongPostings(seg, &seg.terms, k)
-			}
-			if k, ok := seg.stems.find(stem); ok && !u.Unspaced {
-				stemmed += ix.strongPostings(seg, &seg.stems, k)
-			}
-			if k, ok := seg.grams.find(u.Text); ok && u.Unspaced {
-				grams += ix.strongPostings(seg, &seg.grams, k)
-			}
-		}
-		df := exact
-		if df == 0 {
-			df = max(stemmed, grams)
+		df := ix.strongDF(p.Mask, u.Text, func(seg *Segment) *table { return &seg.terms })
+		switch {
+		case df > 0:
+		case u.Unspaced:
+			df = ix.strongDF(p.Mask, u.Text, func(seg *Segment) *table { return &seg.grams })
+		default:
+			df = ix.strongDF(p.Mask, textnorm.Stem(u.Text), func(seg *Segment) *table { return &seg.stems })
 		}
 		if df > 0 {
 			idf[ui] = math.Sqrt(math.Log(1 + float64(n)/float64(df)))
@@ -353,14 +340,37 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	}
 	mean := sum / float64(known)
 	for ui := range units {
-		if idf[ui] == 0 {
-			idf[ui] = mean
+		if idf[ui] > 0 {
+			s.uw[ui] = float32(idf[ui] / mean)
 		}
 	}
-	total := sum + mean*float64(len(units)-known)
-	for ui := range units {
-		s.uw[ui] = float32(idf[ui] * float64(len(units)) / total)
+}
+
+// strongDF counts the phrases listed under key in the table pick chooses,
+// over the main segments in mask, outside the weak field. Counts are summed
+// over segments, so the weight does not depend on how a locale's phrases
+// are split into segments; part segments hold weak phrases only (related
+// words), and related words and subgroup labels would make every common
+// word look frequent.
+func (ix *Index) strongDF(mask uint64, key string, pick func(*Segment) *table) int {
+	df := 0
+	for si, seg := range ix.segs {
+		if mask&(1<<si) == 0 || ix.Parts[si] != "" {
+			continue
+		}
+		t := pick(seg)
+		k, ok := t.find(key)
+		if !ok {
+			continue
+		}
+		lo, hi := t.list(k)
+		for j := lo; j < hi; j++ {
+			if seg.phField.at(int(t.post.at(j))) != packfmt.FieldLow {
+				df++
+			}
+		}
 	}
+	return df
 }
 
 // UnitWeights returns the weights unitWeights gives the units, for tests
@@ -369,19 +379,6 @@ func (ix *Index) UnitWeights(units []Unit, p Params) []float32 {
 	var s scratch
 	ix.unitWeights(&s, units, p)
 	return s.uw[:len(units)]
-}
-
-// strongPostings counts the phrases of key k outside the weak field (related
-// words and subgroup labels would make every common word look frequent).
-func (ix *Index) strongPostings(seg *Segment, t *table, k int) int {
-	lo, hi := t.list(k)
-	n := 0
-	for j := lo; j < hi; j++ {
-		if seg.phField.at(int(t.post.at(j))) != packfmt.FieldLow {
-			n++
-		}
-	}
-	return n
 }
 
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
@@ -785,10 +782,10 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 			f.stamp, f.hit, f.head = s.gen, int32(len(s.hits)), 0
 			s.hits = append(s.hits, h)
 		} else if ix.represents(h, s.hits[f.hit]) {
-			s.others = append(s.others, s.hits[f.hit])
+			s.addOther(ix, s.hits[f.hit])
 			s.hits[f.hit] = h
 		} else {
-			s.others = append(s.others, h)
+			s.addOther(ix, h)
 		}
 		if ent.Family == ei {
 			f.head = h.Score
@@ -809,53 +806,39 @@ func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
 	if len(s.others) == 0 {
 		return top
 	}
-	var out []Hit
-	for i, h := range top {
+	out := make([]Hit, 0, limit)
+	for _, h := range top {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, h)
 		fam := ix.Entries[h.Entry].Family
 		direct := h.Field != packfmt.FieldLow && h.Field != packfmt.FieldTypo
 		noGender := fam == h.Entry || s.fam[fam].head*(1+familyBonus) >= h.Score
-		if direct && noGender && s.hasOthers(ix, fam) {
-			if out == nil {
-				out = make([]Hit, 0, limit)
-				out = append(out, top[:i]...)
+		for direct && noGender && len(out) < limit {
+			m, ok := s.nextMember(ix, fam)
+			if !ok {
+				break
 			}
-			out = append(out, h)
-			for len(out) < limit {
-				m, ok := s.nextMember(ix, fam)
-				if !ok {
-					break
-				}
-				out = append(out, m)
-			}
-		} else if out != nil {
-			out = append(out, h)
+			out = append(out, m)
 		}
-		if out != nil && len(out) >= limit {
-			return out[:limit]
-		}
-	}
-	if out == nil {
-		return top
 	}
 	return out
 }
 
-// hasOthers reports a matching member of family fam besides its
-// representative, direction variants aside.
-func (s *scratch) hasOthers(ix *Index, fam int32) bool {
-	for _, m := range s.others {
-		if ix.Entries[m.Entry].Family == fam && !isDirectional(ix.Entries[m.Entry].ID) {
-			return true
-		}
+// addOther keeps a family member that does not represent its family, for
+// expand; direction variants stay folded and are dropped.
+func (s *scratch) addOther(ix *Index, h Hit) {
+	if !isDirectional(ix.Entries[h.Entry].ID) {
+		s.others = append(s.others, h)
 	}
-	return false
 }
 
 // nextMember takes the best remaining member of family fam out of others.
 func (s *scratch) nextMember(ix *Index, fam int32) (Hit, bool) {
 	best := -1
 	for i, m := range s.others {
-		if ix.Entries[m.Entry].Family == fam && !isDirectional(ix.Entries[m.Entry].ID) && (best < 0 || better(m, s.others[best])) {
+		if ix.Entries[m.Entry].Family == fam && (best < 0 || better(m, s.others[best])) {
 			best = i
 		}
 	}
