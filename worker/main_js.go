@@ -55,11 +55,12 @@ func main() {
 			cfg.Dashboard = dash.Routes
 		}
 	}
-	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
+	searchSvc, packs, tier, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
 	if err != nil {
 		fmt.Println("worker: search unavailable:", err)
 	} else {
 		cfg.Search = searchSvc
+		cfg.Reactions = newReactions(cfg.PackVersion, cfg.Model, packs, tier, meter, custom)
 	}
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)

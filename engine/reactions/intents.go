@@ -72,9 +72,10 @@ var rows = [numIntents][]string{
 var negated = [numIntents]Intent{Joy: Sadness, Love: 0, Laughter: 0, Agreement: 0, Hype: Sadness, Fear: 0}
 
 // DefaultRow is the reaction bar offered when a message gives no signal,
-// and what fills a short list: the row most chat apps ship (heart, laughter,
-// thumbs up, surprise, sadness, thanks), then fire and hearts eyes.
-var DefaultRow = []string{"❤️", "😂", "👍", "😮", "😢", "🙏", "🔥", "😍"}
+// and what fills a short list: the most used emoji worldwide, in the order
+// of the Unicode Consortium's emoji frequency list (2021), which chat apps'
+// default bars follow closely; product design, not fitted on any set.
+var DefaultRow = []string{"😂", "❤️", "🤣", "👍", "😭", "🙏", "😘", "🥰", "😍", "😊"}
 
 // moodRows reorder the default row when a message's mood is known but no
 // intent row fills the list: a cheerful line is answered with hearts and
@@ -88,3 +89,15 @@ var moodRows = map[int][]string{
 var mood = [numIntents]int{Thanks: 1, Congrats: 1, Condolence: -1, Laughter: 1, Agreement: 1, Love: 1, Joy: 1,
 	Sadness: -1, Anger: -1, Fear: -1, Surprise: 0, Disgust: -1, Greeting: 1, Apology: -1, Hype: 1, Tired: -1,
 	Question: 0, Hope: 1, Compliment: 1, GetWell: -1}
+
+// priority weighs intents against each other when one message has several:
+// an event (a new job, a death, thanks) decides the reaction more than the
+// mood words around it ("got the job!! so happy" is answered with 🎉).
+var priority = [numIntents]float64{Thanks: 1.25, Congrats: 1.3, Condolence: 1.3, GetWell: 1.2, Laughter: 1.1, Apology: 1.1}
+
+func (i Intent) priority() float64 {
+	if i < numIntents && priority[i] > 0 {
+		return priority[i]
+	}
+	return 1
+}

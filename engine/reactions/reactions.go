@@ -121,7 +121,7 @@ func Suggest(in Input, limit int) []Suggestion {
 	for _, c := range Cues(in.Text, in.Locale) {
 		moodSum += float64(mood[c.Intent]) * c.Weight
 		for i, e := range rows[c.Intent] {
-			note(e, kCue, wCue*min(c.Weight, 1.2)*(1-0.1*float64(i)))
+			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*(1-0.1*float64(i)))
 		}
 	}
 	cal := in.Calibration
@@ -213,21 +213,30 @@ func Suggest(in Input, limit int) []Suggestion {
 	return out
 }
 
-// admitted applies the reactions-not-topics rule: a vocabulary emoji needs
-// one signal; a topical one needs two kinds of signal (the author writing
-// it counts as two) or a very close embedding match.
+// admitted applies the reactions-not-topics rule: a topical emoji needs
+// two kinds of signal (the author writing it counts as two) or a very
+// close embedding match. A vocabulary emoji needs one signal, and on its
+// own an alias or embedding signal must be clear (minSingle): a stray
+// keyword or a loose cosine is not worth displacing the default row.
 func admitted(k string, x *evidence) bool {
-	if _, ok := vocab[k]; ok || x.veryNear || x.best[kPresent] > 0 {
+	if x.veryNear || x.best[kPresent] > 0 || x.best[kCue] > 0 {
 		return true
 	}
-	n := 0
+	n, strongest := 0, 0.0
 	for _, s := range x.best {
 		if s > 0 {
 			n++
+			strongest = max(strongest, s)
 		}
+	}
+	if _, ok := vocab[k]; ok {
+		return n >= 2 || strongest >= minSingle
 	}
 	return n >= 2
 }
+
+// minSingle is the strength a lone alias or embedding signal needs.
+const minSingle = 0.3
 
 // canonical spells an emoji as the vocabulary does when it is there
 // (with its U+FE0F), else as given without skin tones.
