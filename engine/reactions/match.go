@@ -20,20 +20,19 @@ type cue struct {
 // compiled holds every language's cues and negators, normalized once.
 var compiled = func() map[string][]cue {
 	out := map[string][]cue{}
-	for lang, table := range cueTables {
-		for in := Intent(1); in < numIntents; in++ {
-			for _, c := range table[in] {
-				prefix := strings.HasSuffix(c, "*")
-				n := textnorm.Normalize(strings.TrimSuffix(c, "*"), 0)
-				if n == "" {
-					continue
-				}
-				if textnorm.IsUnspaced(n) {
-					out[lang] = append(out[lang], cue{intent: in, unspaced: strings.ReplaceAll(n, " ", "")})
-					continue
-				}
-				out[lang] = append(out[lang], cue{intent: in, words: strings.Fields(n), prefix: prefix})
+	for _, row := range cueTable {
+		lang, in := row.lang, row.intent
+		for _, c := range strings.Split(row.cues, "|") {
+			prefix := strings.HasSuffix(c, "*")
+			n := textnorm.Normalize(strings.TrimSuffix(c, "*"), 0)
+			if n == "" {
+				continue
 			}
+			if textnorm.IsUnspaced(n) {
+				out[lang] = append(out[lang], cue{intent: in, unspaced: strings.ReplaceAll(n, " ", "")})
+				continue
+			}
+			out[lang] = append(out[lang], cue{intent: in, words: strings.Fields(n), prefix: prefix})
 		}
 	}
 	return out
@@ -156,9 +155,11 @@ func Cues(text, locale string) []CueHit {
 // languages are the cue tables' languages in a fixed order, so equal
 // cues of two languages always resolve alike.
 var languages = func() []string {
-	ls := make([]string, 0, len(cueTables))
-	for l := range cueTables {
-		ls = append(ls, l)
+	var ls []string
+	for _, row := range cueTable {
+		if !slices.Contains(ls, row.lang) {
+			ls = append(ls, row.lang)
+		}
 	}
 	slices.Sort(ls)
 	return ls

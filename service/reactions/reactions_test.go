@@ -62,8 +62,8 @@ type meter struct {
 }
 
 func (m *meter) OverLimit(context.Context, access.Caller, string) bool { return m.over }
-func (m *meter) Count(c access.Caller, metric string)                 { m.counts[metric]++ }
-func (m *meter) MaybeFlush(context.Context, metering.Runner)          {}
+func (m *meter) Count(c access.Caller, metric string)                  { m.counts[metric]++ }
+func (m *meter) MaybeFlush(context.Context, metering.Runner)           {}
 
 type custom struct{}
 
