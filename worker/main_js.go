@@ -32,7 +32,8 @@ func main() {
 	if cfg.PackVersion == "" {
 		cfg.PackVersion = dist.Version
 	}
-	embedder, err := newEmbedder(cfg.Model, jsutil.String(env.Get("EMBED_URL")), jsutil.String(env.Get("EMBED_TOKEN")))
+	embedURL, embedToken := jsutil.String(env.Get("EMBED_URL")), jsutil.String(env.Get("EMBED_TOKEN"))
+	embedder, err := newEmbedder(cfg.Model, embedURL, embedToken)
 	if err != nil {
 		fmt.Println("worker: meaning tier unavailable:", err)
 	}
@@ -61,6 +62,7 @@ func main() {
 	} else {
 		cfg.Search = searchSvc
 		cfg.Reactions = newReactions(cfg.PackVersion, cfg.Model, packs, tier, meter, custom)
+		cfg.Classify = newClassify(cfg.Model, embedURL, embedToken, packs, tier, meter)
 	}
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)

@@ -24,6 +24,9 @@ type Config struct {
 	// Reactions answers POST /v1/suggest-reactions (service/reactions);
 	// nil leaves the route out.
 	Reactions http.Handler
+	// Classify answers POST /v1/classify-image (service/classify); nil
+	// leaves the route out.
+	Classify http.Handler
 	// Guard admits callers of the metered routes (service/access: keys,
 	// origins, rate limits) and puts the caller in the request context;
 	// nil admits everyone as anonymous.
@@ -57,6 +60,9 @@ func New(cfg Config, extra ...func(*httpx.Router)) *Service {
 	}
 	if cfg.Reactions != nil {
 		s.router.Handle(http.MethodPost, "/v1/suggest-reactions", guard(cfg.Reactions))
+	}
+	if cfg.Classify != nil {
+		s.router.Handle(http.MethodPost, "/v1/classify-image", guard(cfg.Classify))
 	}
 	if cfg.Dashboard != nil {
 		cfg.Dashboard(s.router)
