@@ -8,35 +8,47 @@ import (
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
 )
 
-// cue is one compiled cue: its normalized words (or, for unspaced scripts,
-// its normalized text) and whether the last word is a prefix.
+// cue is one compiled cue: its language and intent, its normalized words
+// (or, for unspaced scripts, its normalized text) and whether the last
+// word is a prefix.
 type cue struct {
+	lang     string
 	intent   Intent
 	words    []string
 	prefix   bool
 	unspaced string
 }
 
-// compiled holds every language's cues and negators, normalized once.
-var compiled = func() map[string][]cue {
-	out := map[string][]cue{}
+// The cues, normalized once and indexed so a message is matched by looking
+// its words up rather than by trying every cue of every language: cues by
+// their first word, one-word prefix cues by their first two bytes, and the
+// unspaced ones in a list (matched as substrings).
+var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string][]*cue, []*cue) {
+	first, pre := map[string][]*cue{}, map[string][]*cue{}
+	var unspaced []*cue
 	for _, row := range cueTable {
-		lang, in := row.lang, row.intent
 		for _, c := range strings.Split(row.cues, "|") {
 			prefix := strings.HasSuffix(c, "*")
 			n := textnorm.Normalize(strings.TrimSuffix(c, "*"), 0)
-			if n == "" {
-				continue
+			switch {
+			case n == "":
+			case textnorm.IsUnspaced(n):
+				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, unspaced: strings.ReplaceAll(n, " ", "")})
+			default:
+				x := &cue{lang: row.lang, intent: row.intent, words: strings.Fields(n), prefix: prefix}
+				if prefix && len(x.words) == 1 {
+					pre[prefixKey(n)] = append(pre[prefixKey(n)], x)
+				} else {
+					first[x.words[0]] = append(first[x.words[0]], x)
+				}
 			}
-			if textnorm.IsUnspaced(n) {
-				out[lang] = append(out[lang], cue{intent: in, unspaced: strings.ReplaceAll(n, " ", "")})
-				continue
-			}
-			out[lang] = append(out[lang], cue{intent: in, words: strings.Fields(n), prefix: prefix})
 		}
 	}
-	return out
+	return first, pre, unspaced
 }()
+
+// prefixKey is the index key of a prefix cue and of a word looked up.
+func prefixKey(w string) string { return w[:min(2, len(w))] }
 
 var negatorSet, intensifierSet = func() (map[string]bool, map[string]bool) {
 	neg, inten := map[string]bool{}, map[string]bool{}
@@ -94,52 +106,57 @@ func Cues(text, locale string) []CueHit {
 		best[in] = len(hits)
 		hits = append(hits, CueHit{Intent: in, Weight: w, Cue: what, pos: at})
 	}
-	for _, lang := range languages {
-		cues := compiled[lang]
-		weight := 1.0
+	weight := func(lang string) float64 {
 		if lang != locale && lang != "en" {
-			weight = foreignWeight
+			return foreignWeight
 		}
-		for _, c := range cues {
-			if c.unspaced != "" {
-				at := strings.Index(joined, c.unspaced)
-				if at < 0 {
-					continue
-				}
-				neg := false
-				for _, n := range negators["zh"] {
-					if strings.HasSuffix(joined[:at], n) {
-						neg = true
-					}
-				}
-				if neg {
-					add(negated[c.intent], weight*0.8, "neg "+c.unspaced, at)
-				} else {
-					add(c.intent, weight, c.unspaced, at)
-				}
+		return 1
+	}
+	for _, c := range unspacedCues {
+		at := strings.Index(joined, c.unspaced)
+		if at < 0 {
+			continue
+		}
+		w, neg := weight(c.lang), false
+		for _, n := range negators["zh"] {
+			if strings.HasSuffix(joined[:at], n) {
+				neg = true
+			}
+		}
+		if neg {
+			add(negated[c.intent], w*0.8, "neg "+c.unspaced, at)
+		} else {
+			add(c.intent, w, c.unspaced, at)
+		}
+	}
+	var cands []*cue
+	for i, forms := range toks {
+		cands = cands[:0]
+		for f, form := range forms {
+			if f > 0 && form == forms[f-1] {
 				continue
 			}
-			for i := 0; i+len(c.words) <= len(toks); i++ {
-				if !matchAt(toks, i, c) {
-					continue
+			cands = append(cands, byFirstWord[form]...)
+			cands = append(cands, byPrefix[prefixKey(form)]...)
+		}
+		for _, c := range cands {
+			if i+len(c.words) > len(toks) || !matchAt(toks, i, c) {
+				continue
+			}
+			w, neg := weight(c.lang), false
+			for j := max(0, i-negationWindow); j < i; j++ {
+				if negatorSet[toks[j][0]] {
+					neg = true
 				}
-				w := weight
-				neg := false
-				for j := max(0, i-negationWindow); j < i; j++ {
-					if negatorSet[toks[j][0]] {
-						neg = true
-					}
-				}
-				if i > 0 && intensifierSet[toks[i-1][1]] {
-					w *= 1.2
-				}
-				what := strings.Join(c.words, " ")
-				if neg {
-					add(negated[c.intent], w*0.8, "not "+what, i)
-				} else {
-					add(c.intent, w, what, i)
-				}
-				break
+			}
+			if i > 0 && intensifierSet[toks[i-1][1]] {
+				w *= 1.2
+			}
+			what := strings.Join(c.words, " ")
+			if neg {
+				add(negated[c.intent], w*0.8, "not "+what, i)
+			} else {
+				add(c.intent, w, what, i)
 			}
 		}
 	}
@@ -152,23 +169,10 @@ func Cues(text, locale string) []CueHit {
 	return hits
 }
 
-// languages are the cue tables' languages in a fixed order, so equal
-// cues of two languages always resolve alike.
-var languages = func() []string {
-	var ls []string
-	for _, row := range cueTable {
-		if !slices.Contains(ls, row.lang) {
-			ls = append(ls, row.lang)
-		}
-	}
-	slices.Sort(ls)
-	return ls
-}()
-
 // matchAt reports whether cue c matches the tokens from i: each word equal
 // to the token (as typed or with stretched letters squeezed), the last
 // word of a prefix cue a prefix of it.
-func matchAt(toks [][3]string, i int, c cue) bool {
+func matchAt(toks [][3]string, i int, c *cue) bool {
 	for k, w := range c.words {
 		t := toks[i+k]
 		last := k == len(c.words)-1

@@ -229,3 +229,16 @@ func FuzzSuggest(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkCues(b *testing.B) {
+	for b.Loop() {
+		Cues("got the job!! so happy, thanks everyone for the support this year", "en")
+	}
+}
+
+func BenchmarkSuggest(b *testing.B) {
+	in := Input{Text: "got the job!! so happy, thanks everyone for the support this year", Locale: "en"}
+	for b.Loop() {
+		Suggest(in, 6)
+	}
+}

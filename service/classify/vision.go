@@ -48,7 +48,7 @@ const maxTokens = 256
 // the same JSON, answering {result: {response}, success, errors, messages}.
 type visionRequest struct {
 	Messages    []visionMessage `json:"messages"`
-	Image       byteArray       `json:"image"`
+	Image       byteArray       `json:"image,omitempty"`
 	MaxTokens   int             `json:"max_tokens"`
 	Temperature float64         `json:"temperature"`
 }
@@ -96,13 +96,20 @@ type Vision interface {
 // ErrVision wraps every failure of the vision backend (degraded answer).
 var ErrVision = errors.New("classify: vision backend failed")
 
+// ImageRunner is the AI binding's run with an image: inputs plus an
+// `image` array of the bytes (worker/internal/cf/ai builds that array in
+// JS, without a JSON round trip).
+type ImageRunner interface {
+	RunImage(ctx context.Context, model string, inputs any, image []byte, out any) error
+}
+
 // BindingVision calls the model through the AI binding.
-type BindingVision struct{ AI meaning.Runner }
+type BindingVision struct{ AI ImageRunner }
 
 // Describe runs the model on the image.
 func (v BindingVision) Describe(ctx context.Context, image []byte) (string, error) {
 	var out VisionAnswer
-	if err := v.AI.Run(ctx, VisionModel, newRequest(image), &out); err != nil {
+	if err := v.AI.RunImage(ctx, VisionModel, newRequest(nil), image, &out); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrVision, err)
 	}
 	return out.Response, nil
