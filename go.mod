@@ -9,6 +9,7 @@ require (
 	github.com/syumai/workers v0.33.0
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tinylib/msgp v1.6.5
+	golang.org/x/image v0.47.0
 	golang.org/x/text v0.43.0
 	modernc.org/libc v1.79.0
 	modernc.org/sqlite v1.61.1
