@@ -113,7 +113,7 @@ func parse(r *http.Request) (params, int, error) {
 	if p.locale, err = search.ResolveLocale(req.Locale); err != nil {
 		return p, http.StatusBadRequest, err
 	}
-	if req.Limit != nil {
+	if req.Limit != nil && string(*req.Limit) != "null" {
 		n, err := strconv.Atoi(strings.TrimSpace(string(*req.Limit)))
 		if err != nil || n < 1 || n > MaxLimit {
 			return p, http.StatusBadRequest, fmt.Errorf("limit must be an integer from 1 to %d", MaxLimit)

@@ -144,6 +144,7 @@ func TestErrors(t *testing.T) {
 		{"tenant too long", `{"text":"hi","tenant":"` + strings.Repeat("a", 129) + `"}`, 400},
 		{"body too big", `{"text":"` + strings.Repeat("a", MaxBody) + `"}`, 413},
 		{"ok", `{"text":"thanks!"}`, 200},
+		{"null limit is the default", `{"text":"thanks!","limit":null}`, 200},
 		{"bcp47 locale", `{"text":"gracias","locale":"es-MX","limit":24}`, 200},
 	}
 	for _, c := range cases {
