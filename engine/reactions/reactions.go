@@ -101,11 +101,26 @@ func Suggest(in Input, limit int) []Suggestion {
 		return nil
 	}
 	ev := map[string]*evidence{}
+	known := map[string]bool{} // in.Known by key, asked once per emoji
+	isKnown := func(e, kk string) bool {
+		if in.Known == nil {
+			return true
+		}
+		ok, seen := known[kk]
+		if !seen {
+			ok = in.Known(e)
+			known[kk] = ok
+		}
+		return ok
+	}
 	note := func(e string, k kind, s float64) *evidence {
-		if s <= 0 || (in.Known != nil && !in.Known(e)) {
+		if s <= 0 {
 			return nil
 		}
 		kk := key(e)
+		if !isKnown(e, kk) {
+			return nil
+		}
 		x, ok := ev[kk]
 		if !ok {
 			x = &evidence{emoji: canonical(e), order: len(ev)}
@@ -204,7 +219,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		if len(out) == limit {
 			break
 		}
-		if seen[key(e)] || (in.Known != nil && !in.Known(e)) {
+		if seen[key(e)] || !isKnown(e, key(e)) {
 			continue
 		}
 		seen[key(e)] = true

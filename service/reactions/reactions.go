@@ -159,7 +159,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case emb != nil:
 			embedded = true
 			in.Nearest = hitsOf(emb.Nearest(16))
-			in.Similarity = func(e string) (float64, bool) { return emb.Similarity(engine.HexcodeOf(e)) }
+			in.Similarity = func(e string) (float64, bool) { return emb.Similarity(hexcode(e)) }
 		}
 	}
 	if eng, _ := s.cfg.Packs.Engine(ctx, p.locale); eng != nil {
@@ -180,7 +180,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if sg.Semantic {
 			src = "semantic"
 		}
-		res.Results = append(res.Results, search.Item{Emoji: sg.Emoji, ID: engine.HexcodeOf(sg.Emoji), Score: sg.Score, Source: src})
+		res.Results = append(res.Results, search.Item{Emoji: sg.Emoji, ID: hexcode(sg.Emoji), Score: sg.Score, Source: src})
 	}
 	if metered && !over && embedded && !res.Degraded {
 		s.cfg.Meter.Count(caller, plans.SemanticCalls)
@@ -273,4 +273,21 @@ func TierMeaning(t *meaning.Tier) Meaning {
 		}
 		return q, q.Embed, err
 	}
+}
+
+// vocabHex holds the hexcodes of the reaction vocabulary, asked for on
+// every request (engine.HexcodeOf formats each code point).
+var vocabHex = func() map[string]string {
+	m := make(map[string]string, len(reactions.Vocabulary))
+	for _, v := range reactions.Vocabulary {
+		m[v.Emoji] = engine.HexcodeOf(v.Emoji)
+	}
+	return m
+}()
+
+func hexcode(e string) string {
+	if h, ok := vocabHex[e]; ok {
+		return h
+	}
+	return engine.HexcodeOf(e)
 }

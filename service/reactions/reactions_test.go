@@ -224,3 +224,13 @@ func TestMeaningErrorsAreNotFatal(t *testing.T) {
 	assert.False(t, res.Degraded)
 	assert.Equal(t, "😂", res.Results[0].Emoji)
 }
+
+func BenchmarkServe(b *testing.B) {
+	t := &testing.T{}
+	s, _ := newService(t, local)
+	body := `{"text":"got the job!! so happy, thanks everyone for the support this year","limit":6}`
+	for b.Loop() {
+		r := httptest.NewRequest(http.MethodPost, "http://localhost/v1/suggest-reactions", strings.NewReader(body))
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}
+}
