@@ -8,6 +8,8 @@ require (
 	github.com/stretchr/testify v1.11.1
 	github.com/syumai/workers v0.33.0
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/tinylib/msgp v1.6.5
+	golang.org/x/image v0.47.0
 	golang.org/x/text v0.43.0
 	modernc.org/libc v1.79.0
 	modernc.org/sqlite v1.61.1
@@ -19,6 +21,7 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
+	github.com/philhofer/fwd v1.2.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -31,6 +31,11 @@ GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim r
 echo "== fuzz (short budget)"
 go test -run '^$' -fuzz '^FuzzSearch$' -fuzztime "${FUZZTIME:-15s}" ./engine
 go test -run '^$' -fuzz '^FuzzNormalize$' -fuzztime "${FUZZTIME:-15s}" ./engine/internal/textnorm
+for f in FuzzSniff FuzzParseLabel FuzzUnmarshalLabel; do
+  go test -run '^$' -fuzz "^$f\$" -fuzztime "${FUZZTIME:-15s}" ./service/classify
+done
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-15s}" ./hostsim/visionmodel
+go test -run '^$' -fuzz '^FuzzSuggest$' -fuzztime "${FUZZTIME:-15s}" ./engine/reactions
 
 if [ -z "${SKIP_WORKERD:-}" ]; then
   echo "== e2e on workerd"

@@ -17,6 +17,12 @@ import (
 // newSim starts hostsim in-process on the built module (build/worker) with
 // a fresh state folder and a warm Go instance.
 func newSim(b *testing.B, vars ...string) *hostsim.Simulator {
+	return newSimWith(b, nil, vars...)
+}
+
+// newSimWith is newSim with a change to hostsim's configuration (an AI
+// binding, for instance).
+func newSimWith(b testing.TB, with func(hostsim.Config) hostsim.Config, vars ...string) *hostsim.Simulator {
 	root, err := benchkit.Root()
 	if err != nil {
 		b.Fatal(err)
@@ -48,6 +54,9 @@ func newSim(b *testing.B, vars ...string) *hostsim.Simulator {
 		WithRateLimitScale(1_000_000)
 	for i := 0; i+1 < len(vars); i += 2 {
 		cfg = cfg.WithVar(vars[i], vars[i+1])
+	}
+	if with != nil {
+		cfg = with(cfg)
 	}
 	sim, err := hostsim.New(context.Background(), cfg)
 	if err != nil {

@@ -6,10 +6,12 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/service/classify"
 )
 
 // embedToken is the bearer token the REST endpoint demands of workerd.
@@ -47,6 +49,10 @@ func startBackend(root string) (*backend, error) {
 				"errors": []any{map[string]any{"code": 3040, "message": "Capacity temporarily exceeded"}}, "messages": []any{}})
 			return
 		}
+		if strings.HasSuffix(r.URL.Path, "/"+classify.VisionModel) {
+			serveVisionREST(w, r)
+			return
+		}
 		rest.ServeHTTP(w, r)
 	})}
 	go func() { _ = b.srv.Serve(ln) }()
@@ -58,6 +64,9 @@ func startBackend(root string) (*backend, error) {
 func (b *backend) Run(ctx context.Context, model string, inputs any) (any, error) {
 	if b.down.Load() {
 		return nil, &aimodel.Error{Code: 3040, Message: "Capacity temporarily exceeded"}
+	}
+	if model == classify.VisionModel {
+		return fakeVision(inputs)
 	}
 	return b.model.Run(ctx, model, inputs)
 }

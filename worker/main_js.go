@@ -32,7 +32,8 @@ func main() {
 	if cfg.PackVersion == "" {
 		cfg.PackVersion = dist.Version
 	}
-	embedder, err := newEmbedder(cfg.Model, jsutil.String(env.Get("EMBED_URL")), jsutil.String(env.Get("EMBED_TOKEN")))
+	embedURL, embedToken := jsutil.String(env.Get("EMBED_URL")), jsutil.String(env.Get("EMBED_TOKEN"))
+	embedder, err := newEmbedder(cfg.Model, embedURL, embedToken)
 	if err != nil {
 		fmt.Println("worker: meaning tier unavailable:", err)
 	}
@@ -55,11 +56,13 @@ func main() {
 			cfg.Dashboard = dash.Routes
 		}
 	}
-	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
+	searchSvc, packs, tier, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
 	if err != nil {
 		fmt.Println("worker: search unavailable:", err)
 	} else {
 		cfg.Search = searchSvc
+		cfg.Reactions = newReactions(cfg.PackVersion, cfg.Model, packs, tier, meter, custom)
+		cfg.Classify = newClassify(cfg.Model, embedURL, embedToken, packs, tier, meter)
 	}
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)

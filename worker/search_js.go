@@ -24,18 +24,20 @@ import (
 // newSearch wires /v1/search to the platform: built-in en/tr packs, other
 // locales from the static assets, the meaning tier (when an embedding
 // backend is bound), the edge cache, waitUntil.
-func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter, custom *customemoji.Index) (*search.Service, error) {
+// The packs and the meaning tier are returned for the other routes that
+// rank emoji (reactions, images), so an instance holds them once.
+func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter, custom *customemoji.Index) (*search.Service, *search.Packs, *meaning.Tier, error) {
 	builtin, err := dist.Builtin()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	hash, err := dist.DataHash()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	packs, err := search.NewPacks(builtin, assetPacks{version: packVersion})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	cfg := search.Config{
 		PackVersion: packVersion,
@@ -53,20 +55,21 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 	if custom != nil {
 		cfg.Custom = custom
 	}
+	var tier *meaning.Tier
 	if embedder != nil {
 		m, err := meaning.Lookup(model)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		cfg.Meaning = meaning.New(meaning.Config{
+		tier = meaning.New(meaning.Config{
 			Model:    m,
 			Embedder: embedder,
 			Files:    assetPacks{version: packVersion},
 			Emoji:    packs.Emoji,
 		})
-		cfg.Fuse = meaning.Fuser(m.Calibration)
+		cfg.Meaning, cfg.Fuse = tier, meaning.Fuser(m.Calibration)
 	}
-	return search.New(cfg), nil
+	return search.New(cfg), packs, tier, nil
 }
 
 // newEmbedder picks the embedding backend: the Workers AI REST endpoint

@@ -21,6 +21,12 @@ type Config struct {
 	// Search answers GET /v1/search (service/search); nil leaves the route
 	// out.
 	Search http.Handler
+	// Reactions answers POST /v1/suggest-reactions (service/reactions);
+	// nil leaves the route out.
+	Reactions http.Handler
+	// Classify answers POST /v1/classify-image (service/classify); nil
+	// leaves the route out.
+	Classify http.Handler
 	// Guard admits callers of the metered routes (service/access: keys,
 	// origins, rate limits) and puts the caller in the request context;
 	// nil admits everyone as anonymous.
@@ -51,6 +57,12 @@ func New(cfg Config, extra ...func(*httpx.Router)) *Service {
 	}
 	if cfg.Search != nil {
 		s.router.Handle(http.MethodGet, "/v1/search", guard(cfg.Search))
+	}
+	if cfg.Reactions != nil {
+		s.router.Handle(http.MethodPost, "/v1/suggest-reactions", guard(cfg.Reactions))
+	}
+	if cfg.Classify != nil {
+		s.router.Handle(http.MethodPost, "/v1/classify-image", guard(cfg.Classify))
 	}
 	if cfg.Dashboard != nil {
 		cfg.Dashboard(s.router)

@@ -33,6 +33,7 @@ type Tier struct {
 	cfg   Config
 	mu    sync.Mutex // guards files; never held across I/O
 	files map[string]*vectors.Index
+	byID  map[*vectors.Index]map[string][]int // rows by id, built on first Query use
 }
 
 // New returns the tier.

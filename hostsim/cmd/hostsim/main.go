@@ -23,12 +23,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim"
 	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/hostsim/visionmodel"
 )
 
 func main() {
@@ -49,14 +51,15 @@ func main() {
 	noCrons := fs.Bool("no-crons", false, "do not fire triggers.crons on real time (/__scheduled still works)")
 	quiet := fs.Bool("quiet", false, "no per-request log lines")
 	wasm := fs.String("wasm", "", "run this module instead of the one wrangler.toml's main imports (for example the diag build)")
-	aiPath := fs.String("ai-model", "", "bind [ai] to this local embedding model file (e.g. packs/models/glove-cldr.100.embm)")
-	aiPort := fs.Int("ai-port", 0, "with --ai-model: also serve it as the Workers AI REST API on 127.0.0.1:N")
-	aiAlias := fs.String("ai-alias", "", "with --ai-model: more model names it answers to, comma-separated")
+	aiPath := fs.String("ai-model", "", "bind [ai] to this local embedding model file (default: packs/models/glove-cldr.100.embm beside wrangler.toml, when there; \"none\": no embedding model)")
+	visionPath := fs.String("vision-model", "", "bind [ai]'s vision model to this artwork index (default: packs/models/emoji-vision.noto.evis beside wrangler.toml, when there; \"none\": no vision model)")
+	aiPort := fs.Int("ai-port", 0, "also serve the bound models as the Workers AI REST API on 127.0.0.1:N")
+	aiAlias := fs.String("ai-alias", "", "more model names the embedding model answers to, comma-separated")
 	vars := varFlag{}
 	fs.Var(vars, "var", "NAME:VALUE: a var or secret over wrangler.toml and .dev.vars, as wrangler dev --var (repeatable)")
 	_ = fs.Parse(os.Args[2:])
 
-	ai, err := localAI(*aiPath, *aiPort, *aiAlias)
+	ai, err := localAI(filepath.Dir(*config), *aiPath, *visionPath, *aiPort, *aiAlias)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
 		os.Exit(1)
@@ -82,36 +85,73 @@ func runProgram(wasm string, args []string) int {
 	return code
 }
 
-// localAI opens the --ai-model file and, with --ai-port, starts its REST
-// endpoint; nil without --ai-model.
-func localAI(path string, port int, alias string) (*aimodel.Model, error) {
-	if path == "" {
+// Default model files, relative to wrangler.toml's folder (the repository).
+const (
+	defaultEmbedModel  = "packs/models/glove-cldr.100.embm"
+	defaultVisionModel = "packs/models/emoji-vision.noto.evis"
+)
+
+// modelPath resolves a model flag: "" is the default file when it exists,
+// "none" is no model.
+func modelPath(root, flagValue, def string) string {
+	switch flagValue {
+	case "none":
+		return ""
+	case "":
+		p := filepath.Join(root, def)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		return ""
+	}
+	return flagValue
+}
+
+// localAI opens the local models (the embedding model and the vision model,
+// by default those of the repository) and, with --ai-port, serves them as
+// the Workers AI REST API; nil when no model is bound.
+func localAI(root, embedFlag, visionFlag string, port int, alias string) (hostsim.AIModel, error) {
+	var mux visionmodel.Mux
+	if path := modelPath(root, embedFlag, defaultEmbedModel); path != "" {
+		m, err := aimodel.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		if alias != "" {
+			m = m.WithNames(strings.Split(alias, ",")...)
+		}
+		mux.Embed = m
+	}
+	if path := modelPath(root, visionFlag, defaultVisionModel); path != "" {
+		packs, _ := filepath.Glob(filepath.Join(root, "packs", "dist", "*", "pack.en.json"))
+		if len(packs) == 0 {
+			return nil, errors.New("the vision model needs packs/dist/<version>/pack.en.json beside wrangler.toml")
+		}
+		v, err := visionmodel.Open(path, packs[len(packs)-1])
+		if err != nil {
+			return nil, err
+		}
+		mux.Vision = v
+	}
+	if mux.Embed == nil && mux.Vision == nil {
 		if port != 0 || alias != "" {
-			return nil, errors.New("--ai-port and --ai-alias need --ai-model")
+			return nil, errors.New("--ai-port and --ai-alias need a model")
 		}
 		return nil, nil
-	}
-	m, err := aimodel.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	if alias != "" {
-		m = m.WithNames(strings.Split(alias, ",")...)
 	}
 	if port != 0 {
 		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
 			return nil, err
 		}
-		srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: mux.Handler(), ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
-		fmt.Fprintf(os.Stderr, "hostsim: Workers AI REST for %s on http://%s/accounts/local/ai/run/%s\n",
-			m.Embedding().Name(), ln.Addr(), aimodel.Name)
+		fmt.Fprintf(os.Stderr, "hostsim: Workers AI REST on http://%s/accounts/local/ai/run/<model>\n", ln.Addr())
 	}
-	return m, nil
+	return mux, nil
 }
 
-func run(port int, state, config, env, wasm string, scale int, crons, quiet bool, ai *aimodel.Model, vars varFlag) error {
+func run(port int, state, config, env, wasm string, scale int, crons, quiet bool, ai hostsim.AIModel, vars varFlag) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

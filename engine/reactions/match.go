@@ -1,0 +1,191 @@
+package reactions
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
+)
+
+// cue is one compiled cue: its language and intent, its normalized words
+// (or, for unspaced scripts, its normalized text) and whether the last
+// word is a prefix.
+type cue struct {
+	lang     string
+	intent   Intent
+	words    []string
+	prefix   bool
+	unspaced string
+}
+
+// The cues, normalized once and indexed so a message is matched by looking
+// its words up rather than by trying every cue of every language: cues by
+// their first word, one-word prefix cues by their first two bytes, and the
+// unspaced ones in a list (matched as substrings).
+var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string][]*cue, []*cue) {
+	first, pre := map[string][]*cue{}, map[string][]*cue{}
+	var unspaced []*cue
+	for _, row := range cueTable {
+		for _, c := range strings.Split(row.cues, "|") {
+			prefix := strings.HasSuffix(c, "*")
+			n := textnorm.Normalize(strings.TrimSuffix(c, "*"), 0)
+			switch {
+			case n == "":
+			case textnorm.IsUnspaced(n):
+				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, unspaced: strings.ReplaceAll(n, " ", "")})
+			default:
+				x := &cue{lang: row.lang, intent: row.intent, words: strings.Fields(n), prefix: prefix}
+				if prefix && len(x.words) == 1 {
+					pre[prefixKey(n)] = append(pre[prefixKey(n)], x)
+				} else {
+					first[x.words[0]] = append(first[x.words[0]], x)
+				}
+			}
+		}
+	}
+	return first, pre, unspaced
+}()
+
+// prefixKey is the index key of a prefix cue and of a word looked up.
+func prefixKey(w string) string { return w[:min(2, len(w))] }
+
+var negatorSet, intensifierSet = func() (map[string]bool, map[string]bool) {
+	neg, inten := map[string]bool{}, map[string]bool{}
+	for _, ws := range negators {
+		for _, w := range ws {
+			neg[textnorm.Normalize(w, 0)] = true
+		}
+	}
+	for _, w := range intensifiers {
+		inten[textnorm.Normalize(w, 0)] = true
+	}
+	return neg, inten
+}()
+
+// CueHit is an intent a message expresses, with the cue's strength.
+type CueHit struct {
+	Intent Intent
+	Weight float64
+	Cue    string // the words that matched, for tests and debugging
+	pos    int    // where it matched (token, or byte for unspaced text)
+}
+
+// foreignWeight is how much a cue of another language than the request's
+// (and English) counts: mixed-language chat is common, false friends too.
+const foreignWeight = 0.75
+
+// Cues finds the intents of a message. Negated cues are dropped or, where
+// the negation has a meaning of its own ("not happy"), turned into it; an
+// intensifier just before a cue ("so happy") strengthens it. Each intent is
+// reported once, with its strongest cue, in the order of first appearance.
+func Cues(text, locale string) []CueHit {
+	norm := textnorm.Normalize(text, 0)
+	if norm == "" {
+		return nil
+	}
+	raw := strings.Fields(norm)
+	toks := make([][3]string, len(raw)) // as typed, runs squeezed to 2, to 1
+	for i, t := range raw {
+		toks[i] = [3]string{t, squeeze(t, 2), squeeze(t, 1)}
+	}
+	joined := strings.ReplaceAll(norm, " ", "")
+	best := map[Intent]int{} // index into hits
+	var hits []CueHit
+	add := func(in Intent, w float64, what string, at int) {
+		if in == 0 {
+			return
+		}
+		if i, ok := best[in]; ok {
+			if w > hits[i].Weight {
+				hits[i].Weight, hits[i].Cue = w, what
+			}
+			hits[i].pos = min(hits[i].pos, at)
+			return
+		}
+		best[in] = len(hits)
+		hits = append(hits, CueHit{Intent: in, Weight: w, Cue: what, pos: at})
+	}
+	weight := func(lang string) float64 {
+		if lang != locale && lang != "en" {
+			return foreignWeight
+		}
+		return 1
+	}
+	for _, c := range unspacedCues {
+		at := strings.Index(joined, c.unspaced)
+		if at < 0 {
+			continue
+		}
+		w, neg := weight(c.lang), false
+		for _, n := range negators["zh"] {
+			if strings.HasSuffix(joined[:at], n) {
+				neg = true
+			}
+		}
+		if neg {
+			add(negated[c.intent], w*0.8, "neg "+c.unspaced, at)
+		} else {
+			add(c.intent, w, c.unspaced, at)
+		}
+	}
+	var cands []*cue
+	for i, forms := range toks {
+		cands = cands[:0]
+		for f, form := range forms {
+			if f > 0 && form == forms[f-1] {
+				continue
+			}
+			cands = append(cands, byFirstWord[form]...)
+			cands = append(cands, byPrefix[prefixKey(form)]...)
+		}
+		for _, c := range cands {
+			if i+len(c.words) > len(toks) || !matchAt(toks, i, c) {
+				continue
+			}
+			w, neg := weight(c.lang), false
+			for j := max(0, i-negationWindow); j < i; j++ {
+				if negatorSet[toks[j][0]] {
+					neg = true
+				}
+			}
+			if i > 0 && intensifierSet[toks[i-1][1]] {
+				w *= 1.2
+			}
+			what := strings.Join(c.words, " ")
+			if neg {
+				add(negated[c.intent], w*0.8, "not "+what, i)
+			} else {
+				add(c.intent, w, what, i)
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b CueHit) int {
+		if a.Weight != b.Weight {
+			return cmp.Compare(b.Weight, a.Weight)
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	return hits
+}
+
+// matchAt reports whether cue c matches the tokens from i: each word equal
+// to the token (as typed or with stretched letters squeezed), the last
+// word of a prefix cue a prefix of it.
+func matchAt(toks [][3]string, i int, c *cue) bool {
+	for k, w := range c.words {
+		t := toks[i+k]
+		last := k == len(c.words)-1
+		ok := false
+		for _, form := range t {
+			if form == w || (last && c.prefix && strings.HasPrefix(form, w)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

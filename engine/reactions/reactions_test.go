@@ -1,0 +1,244 @@
+package reactions
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/engine/fusion"
+)
+
+func TestCues(t *testing.T) {
+	cases := []struct {
+		text, locale string
+		want         Intent // first (strongest) intent; 0 means none
+	}{
+		{"got the job!! congrats to me", "en", Congrats},
+		{"Thank you so much", "en", Thanks},
+		{"hahahaha that's hilarious", "en", Laughter},
+		{"lmaooo", "en", Laughter},
+		{"my grandpa passed away this morning", "en", Condolence},
+		{"yeah exactly", "en", Agreement},
+		{"I'm so happyyy", "en", Joy},
+		{"I am not happy about this", "en", Sadness},
+		{"that's not funny", "en", 0},
+		{"I don't agree", "en", 0},
+		{"Teşekkürler!", "tr", Thanks},
+		{"tesekkurler", "tr", Thanks},
+		{"Başın sağ olsun", "tr", Condolence},
+		{"Tebrikler, harika iş", "tr", Congrats},
+		{"¡Muchas gracias!", "es", Thanks},
+		{"jajajaja", "es", Laughter},
+		{"Félicitations pour ton diplôme", "fr", Congrats},
+		{"mdr", "fr", Laughter},
+		{"Herzlichen Glückwunsch!", "de", Congrats},
+		{"Obrigado pela ajuda", "pt", Thanks},
+		{"kkkkkk", "pt", Laughter},
+		{"Grazie mille", "it", Thanks},
+		{"Спасибо большое", "ru", Thanks},
+		{"terima kasih banyak", "id", Thanks},
+		{"谢谢你", "zh", Thanks},
+		{"我不开心", "zh", Sadness},
+		{"شكرا جزيلا", "ar", Thanks},
+		{"बहुत धन्यवाद", "hi", Thanks},
+		{"অনেক ধন্যবাদ", "bn", Thanks},
+		{"the meeting is at noon", "en", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			hits := Cues(c.text, c.locale)
+			if c.want == 0 {
+				assert.Empty(t, hits, "%+v", hits)
+				return
+			}
+			require.NotEmpty(t, hits)
+			assert.Equal(t, c.want, hits[0].Intent, "%+v", hits)
+		})
+	}
+}
+
+func TestIntensifierStrengthens(t *testing.T) {
+	plain := Cues("I am sad", "en")
+	strong := Cues("I am so sad", "en")
+	require.Len(t, plain, 1)
+	require.Len(t, strong, 1)
+	assert.Greater(t, strong[0].Weight, plain[0].Weight)
+}
+
+func TestForeignCuesCountLess(t *testing.T) {
+	own := Cues("gracias", "es")
+	foreign := Cues("gracias", "tr")
+	require.NotEmpty(t, own)
+	require.NotEmpty(t, foreign)
+	assert.Greater(t, own[0].Weight, foreign[0].Weight)
+}
+
+func TestEmojiIn(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"no emoji here", nil},
+		{"yay 🎉🎉 and 👍🏽", []string{"🎉", "👍"}},
+		{"family 👨‍👩‍👧 time", []string{"👨‍👩‍👧"}},
+		{"love ❤️", []string{"❤️"}},
+		{"go 🇹🇷!", []string{"🇹🇷"}},
+		{"tone only 🏽", nil},
+		{"keycap 1️⃣", nil}, // starts with a digit: not an emoji start, left out
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, EmojiIn(c.text), c.text)
+	}
+}
+
+func TestClauses(t *testing.T) {
+	assert.Equal(t, []string{"got the job", "so happy"}, Clauses("got the job!! so happy"))
+	assert.Equal(t, []string{"a", "b", "c", "d"}, Clauses("a. b. c. d. e. f"))
+	assert.Empty(t, Clauses("!!! ... 🎉"))
+}
+
+func TestVocabularyCoversRows(t *testing.T) {
+	for in := Intent(1); in < numIntents; in++ {
+		require.NotEmpty(t, rows[in], in.String())
+		for _, e := range rows[in] {
+			assert.True(t, IsReaction(e), "%s of %s not in Vocabulary", e, in)
+		}
+	}
+	for _, e := range append(append([]string{}, DefaultRow...), append(moodRows[1], moodRows[-1]...)...) {
+		assert.True(t, IsReaction(e), e)
+	}
+	seen := map[string]bool{}
+	for _, v := range Vocabulary {
+		assert.False(t, seen[key(v.Emoji)], "duplicate %s", v.Emoji)
+		seen[key(v.Emoji)] = true
+		assert.NotEmpty(t, v.Meaning)
+	}
+}
+
+func emojis(s []Suggestion) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = x.Emoji
+	}
+	return out
+}
+
+var cal = fusion.Calibration{Floor: 0.4, Ceiling: 0.8}
+
+func TestSuggest(t *testing.T) {
+	cases := []struct {
+		name     string
+		in       Input
+		limit    int
+		first    string   // expected first emoji
+		includes []string // also in the list
+		excludes []string
+	}{
+		{name: "congrats row", in: Input{Text: "got the job!!", Locale: "en"}, limit: 5,
+			first: "🎉", includes: []string{"🥳", "👏", "🙌"}},
+		{name: "thanks in turkish", in: Input{Text: "çok teşekkürler", Locale: "tr"}, limit: 5, first: "🙏"},
+		{name: "condolence", in: Input{Text: "she passed away last night", Locale: "en"}, limit: 5,
+			first: "😢", includes: []string{"🙏", "💔"}, excludes: []string{"😂"}},
+		{name: "emoji in text is mirrored", in: Input{Text: "pizza tonight 🍕", Locale: "en"}, limit: 5, first: "🍕"},
+		{name: "topical alias hit alone is dropped",
+			in:    Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 1}}}},
+			limit: 5, excludes: []string{"🍕"}},
+		{name: "topical emoji with two signals is kept",
+			in: Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 1}}},
+				Nearest: []Hit{{"🍕", 0.7}}, Calibration: cal},
+			limit: 5, first: "🍕"},
+		{name: "topical emoji with a very close embedding is kept",
+			in:    Input{Text: "pizza tonight", Locale: "en", Nearest: []Hit{{"🍕", 0.9}}, Calibration: cal},
+			limit: 5, first: "🍕"},
+		{name: "vocabulary ranked by the embedding",
+			in: Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
+				Similarity: func(e string) (float64, bool) {
+					if e == "🤔" {
+						return 0.75, true
+					}
+					return 0.1, true
+				}},
+			limit: 3, first: "🤔"},
+		{name: "no signal gives the default row", in: Input{Text: "the meeting is at noon", Locale: "en"}, limit: 6,
+			first: DefaultRow[0], includes: DefaultRow[1:6]},
+		{name: "unknown emoji dropped",
+			in:    Input{Text: "hi 🫨", Locale: "en", Known: func(e string) bool { return e != "🫨" }},
+			limit: 5, excludes: []string{"🫨"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Suggest(c.in, c.limit)
+			es := emojis(got)
+			assert.LessOrEqual(t, len(got), c.limit)
+			if c.first != "" {
+				require.NotEmpty(t, got)
+				assert.Equal(t, c.first, es[0], "%v", es)
+			}
+			for _, e := range c.includes {
+				assert.Contains(t, es, e)
+			}
+			for _, e := range c.excludes {
+				assert.NotContains(t, es, e)
+			}
+			for i := 1; i < len(got); i++ {
+				assert.GreaterOrEqual(t, got[i-1].Score, got[i].Score, "%v", got)
+			}
+			for _, s := range got {
+				assert.True(t, s.Score > 0 && s.Score <= 1, "%v", s)
+			}
+		})
+	}
+}
+
+func TestSuggestSource(t *testing.T) {
+	in := Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
+		Similarity: func(e string) (float64, bool) { return map[string]float64{"🤔": 0.8}[e], true }}
+	got := Suggest(in, 2)
+	require.NotEmpty(t, got)
+	assert.Equal(t, "🤔", got[0].Emoji)
+	assert.True(t, got[0].Semantic)
+	// Without an embedding (over the limit, degraded) nothing is semantic.
+	in.Similarity = nil
+	for _, s := range Suggest(in, 8) {
+		assert.False(t, s.Semantic)
+	}
+}
+
+func TestSuggestLimits(t *testing.T) {
+	assert.Empty(t, Suggest(Input{Text: "thanks"}, 0))
+	assert.Len(t, Suggest(Input{Text: "thanks"}, 1), 1)
+	// No duplicates, even with the emoji present, cued and in the row.
+	got := emojis(Suggest(Input{Text: "thanks 🙏🙏 ❤", Locale: "en"}, 10))
+	seen := map[string]bool{}
+	for _, e := range got {
+		assert.False(t, seen[key(e)], "duplicate %s in %v", e, got)
+		seen[key(e)] = true
+	}
+}
+
+func FuzzSuggest(f *testing.F) {
+	for _, s := range []string{"got the job!!", "谢谢", "👨‍👩‍👧🏽", "\xff\xfe", "not not happy", "‍️"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Suggest(Input{Text: s, Locale: "en", Alias: [][]Hit{{{"😀", 0.5}}}, Nearest: []Hit{{"😀", 0.9}},
+			Similarity: func(string) (float64, bool) { return 0.5, true }}, 6)
+		if len(out) > 6 {
+			t.Fatalf("too many: %d", len(out))
+		}
+	})
+}
+
+func BenchmarkCues(b *testing.B) {
+	for b.Loop() {
+		Cues("got the job!! so happy, thanks everyone for the support this year", "en")
+	}
+}
+
+func BenchmarkSuggest(b *testing.B) {
+	in := Input{Text: "got the job!! so happy, thanks everyone for the support this year", Locale: "en"}
+	for b.Loop() {
+		Suggest(in, 6)
+	}
+}
