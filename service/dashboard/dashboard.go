@@ -132,6 +132,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/auth"
+	"github.com/emojisearch/emojisearch/service/emojistore"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/store"
 )
@@ -153,12 +154,11 @@ type UserDeleter interface {
 	DeleteUser(ctx context.Context, userID string) error
 }
 
-// Objects is the image store (R2): Delete removes every key or reports an
-// error; deleting a missing key is no error. The adapter splits lists past
-// the binding's 1,000 keys per call.
-type Objects interface {
-	Delete(ctx context.Context, keys []string) error
-}
+// Objects is the image store (R2): Put stores a custom emoji image;
+// Delete removes every key or reports an error, deleting a missing key is
+// no error. The adapter splits lists past the binding's 1,000 keys per
+// call.
+type Objects = emojistore.Objects
 
 // Limiter is a rate limit (access.Limiter; the Rate Limiting binding).
 type Limiter = access.Limiter
@@ -232,7 +232,8 @@ func (c Config) WithLog(logf func(format string, args ...any)) Config { c.logf =
 type Dashboard struct {
 	cfg      Config
 	repo     *accounts.Repo
-	websites []string // normalized origins
+	emoji    *emojistore.Store // custom emoji and tenants (emoji.go)
+	websites []string          // normalized origins
 }
 
 // New checks cfg, reporting every problem at once.
@@ -277,7 +278,8 @@ func New(cfg Config) (*Dashboard, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("dashboard: %w", errors.Join(errs...))
 	}
-	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now), websites: sites}, nil
+	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now),
+		emoji: emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf), websites: sites}, nil
 }
 
 // Repo is the accounts repository the dashboard uses (same clock).
@@ -306,6 +308,7 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/team/members/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchMember, http.MethodDelete: d.removeMember}},
 		{"/api/invites/:token/accept", map[string]http.HandlerFunc{http.MethodPost: d.acceptInvite}},
 	}
+	routes = append(routes, d.customRoutes()...)
 	for _, rt := range routes {
 		for m, h := range rt.methods {
 			r.Handle(m, rt.pattern, noStore(h))
