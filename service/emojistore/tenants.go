@@ -2,7 +2,11 @@ package emojistore
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/events"
@@ -173,4 +177,58 @@ func (s *Store) tenantImages(ctx context.Context, tenantID string) ([]string, er
 // IsNotFound reports the store's two not-found errors.
 func IsNotFound(err error) bool {
 	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrTenantNotFound)
+}
+
+// Page is a parsed tenants page request.
+type Page struct {
+	Limit int
+	After string // externalId the page starts after
+}
+
+// Page sizes of both specs.
+const (
+	DefaultPage = 100
+	MaxPage     = 500
+)
+
+// ParsePage reads ?limit= (1 to 500, default 100) and ?cursor= (a
+// nextCursor of an earlier page).
+func ParsePage(q url.Values) (Page, error) {
+	p := Page{Limit: DefaultPage}
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 || n > MaxPage {
+			return Page{}, &FieldError{"limit", "limit is an integer from 1 to 500."}
+		}
+		p.Limit = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		b, err := base64.RawURLEncoding.DecodeString(c)
+		if err != nil || !ValidExternalID(string(b)) {
+			return Page{}, &FieldError{"cursor", "cursor is the nextCursor of an earlier page."}
+		}
+		p.After = string(b)
+	}
+	return p, nil
+}
+
+// TenantPage returns one page and its nextCursor (nil on the last page):
+// the last externalId, base64url-encoded so clients treat it as opaque.
+func (s *Store) TenantPage(ctx context.Context, appID string, p Page) ([]Tenant, *string, error) {
+	list, more, err := s.ListTenants(ctx, appID, p.After, p.Limit)
+	if err != nil || !more {
+		return list, nil, err
+	}
+	next := base64.RawURLEncoding.EncodeToString([]byte(list[len(list)-1].ExternalID))
+	return list, &next, nil
+}
+
+// BaseURL is the search service's base URL as the request reached it
+// (spec 1 {base_url}; the Worker sees absolute URLs, tests may not).
+func BaseURL(r *http.Request) string {
+	scheme := r.URL.Scheme
+	if scheme == "" {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"unicode/utf8"
 
@@ -44,7 +43,8 @@ func (e *UploadError) Error() string { return "emojistore: upload: " + e.Message
 // limit plus room for the fields (413 image_too_large), a malformed or
 // truncated body, two `file` parts or a repeated field (400), a text field
 // over 8 KB or not UTF-8 (400 invalid_request with the field). Parts with
-// other names are read and ignored.
+// other names are ignored. The body is read whole (at most 320 KB) and
+// split by parseForm.
 func ReadUpload(w http.ResponseWriter, r *http.Request, fields ...string) (Upload, *UploadError) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
@@ -55,49 +55,35 @@ func ReadUpload(w http.ResponseWriter, r *http.Request, fields ...string) (Uploa
 		return Upload{}, &UploadError{http.StatusUnsupportedMediaType, "unsupported_media_type", "",
 			"The multipart/form-data Content-Type needs a boundary."}
 	}
-	body := http.MaxBytesReader(w, r.Body, maxForm)
-	mr := multipart.NewReader(body, params["boundary"])
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxForm))
+	if err != nil {
+		return Upload{}, formError(err)
+	}
+	parts, err := parseForm(body, params["boundary"])
+	if err != nil {
+		return Upload{}, formError(err)
+	}
 	up := Upload{Fields: map[string]string{}}
 	seenFile := false
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Upload{}, formError(err)
-		}
-		name := part.FormName()
-		switch {
+	for _, part := range parts {
+		switch name := part.name; {
 		case name == "file":
 			if seenFile {
 				return Upload{}, &UploadError{http.StatusBadRequest, "invalid_request", "file", "Send one file per upload."}
 			}
 			seenFile = true
-			b, err := io.ReadAll(io.LimitReader(part, imageintake.MaxBytes+1))
-			if err != nil {
-				return Upload{}, formError(err)
-			}
-			if len(b) > imageintake.MaxBytes {
+			if len(part.body) > imageintake.MaxBytes {
 				return Upload{}, &UploadError{http.StatusRequestEntityTooLarge, "image_too_large", "file", "The image is over 256 KB."}
 			}
-			up.File, up.FileType = b, part.Header.Get("Content-Type")
+			up.File, up.FileType = part.body, part.contentType
 		case contains(fields, name):
 			if _, dup := up.Fields[name]; dup {
 				return Upload{}, &UploadError{http.StatusBadRequest, "invalid_request", name, "Send " + name + " once."}
 			}
-			b, err := io.ReadAll(io.LimitReader(part, maxField+1))
-			if err != nil {
-				return Upload{}, formError(err)
-			}
-			if len(b) > maxField || !utf8.Valid(b) {
+			if len(part.body) > maxField || !utf8.Valid(part.body) {
 				return Upload{}, &UploadError{http.StatusBadRequest, "invalid_request", name, name + " must be UTF-8 text of at most 8 KB."}
 			}
-			up.Fields[name] = string(b)
-		default:
-			if _, err := io.Copy(io.Discard, part); err != nil {
-				return Upload{}, formError(err)
-			}
+			up.Fields[name] = string(part.body)
 		}
 	}
 	if !seenFile {
