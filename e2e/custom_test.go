@@ -10,6 +10,8 @@ import (
 	"image/png"
 	"mime/multipart"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -71,7 +73,8 @@ func r2Keys(t *testing.T, prefix string) []string {
 	r := get(t, "/__diag/r2-list?limit=1000&prefix="+url.QueryEscape(prefix))
 	require.Equal(t, 200, r.Status, string(r.Body))
 	var out []string
-	for _, o := range r.JSON(t)["objects"].([]any) {
+	objs, _ := r.JSON(t)["objects"].([]any) // null when there are none
+	for _, o := range objs {
 		out = append(out, o.(map[string]any)["key"].(string))
 	}
 	return out
@@ -245,4 +248,38 @@ func TestCustomEmojiParallelLimit(t *testing.T) {
 	list := u.api(t, "GET", "/api/apps/"+appID+"/emoji", nil)
 	assert.EqualValues(t, 100, list.JSON(t)["used"])
 	assert.EqualValues(t, 100, list.JSON(t)["limit"])
+}
+
+// The intake's corpus over HTTP: every attack file refused with unsafe_svg
+// and nothing stored; every legitimate export stored and served unchanged.
+func TestCustomEmojiSVGCorpus(t *testing.T) {
+	const origin = "https://app.custom-corpus.test"
+	u, appID, _, _ := scaleApp(t, "scale", origin)
+	upload := func(file []byte, shortcode string) reply {
+		body, ct := multipartBody(t, file, "shortcode", shortcode)
+		return call(t, "POST", "/api/apps/"+appID+"/emoji", body, "Authorization", "Bearer "+u.token, "Content-Type", ct)
+	}
+	attacks, err := filepath.Glob(filepath.Join(repoRoot(), "service", "imageintake", "testdata", "svg", "attack", "*.svg"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(attacks), 40)
+	for i, f := range attacks {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		r := upload(b, fmt.Sprintf("attack%d", i))
+		assert.Equal(t, 400, r.Status, filepath.Base(f))
+		assert.Equal(t, "unsafe_svg", errorCode(t, r), filepath.Base(f))
+	}
+	assert.Empty(t, r2Keys(t, "custom/"+appID+"/"))
+	legit, err := filepath.Glob(filepath.Join(repoRoot(), "service", "imageintake", "testdata", "svg", "legit", "*.svg"))
+	require.NoError(t, err)
+	for i, f := range legit {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		r := upload(b, fmt.Sprintf("legit%d", i))
+		require.Equal(t, 201, r.Status, "%s: %s", filepath.Base(f), r.Body)
+		img := get(t, "/v1/custom/"+appID+"/"+r.JSON(t)["id"].(string))
+		assert.Equal(t, b, img.Body, "served unchanged: %s", filepath.Base(f))
+		assert.Equal(t, "image/svg+xml", img.Header.Get("Content-Type"))
+	}
+	assert.Len(t, r2Keys(t, "custom/"+appID+"/"), len(legit))
 }
