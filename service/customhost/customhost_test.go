@@ -24,6 +24,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/auth"
 	"github.com/emojisearch/emojisearch/service/customhost"
 	"github.com/emojisearch/emojisearch/service/emojistore"
+	"github.com/emojisearch/emojisearch/service/emojistore/emojistoretest"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/imageintake"
 	"github.com/emojisearch/emojisearch/service/plans"
@@ -32,40 +33,6 @@ import (
 )
 
 var bg = context.Background()
-
-// memObjects is both sides of the image store: emojistore writes, the
-// host reads.
-type memObjects struct {
-	mu   sync.Mutex
-	objs map[string][]byte
-	fail bool
-}
-
-func (o *memObjects) Put(_ context.Context, key string, body []byte, _ string, _ map[string]string) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.objs[key] = body
-	return nil
-}
-
-func (o *memObjects) Delete(_ context.Context, keys []string) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, k := range keys {
-		delete(o.objs, k)
-	}
-	return nil
-}
-
-func (o *memObjects) Get(_ context.Context, key string) ([]byte, bool, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.fail {
-		return nil, false, errors.New("down")
-	}
-	b, ok := o.objs[key]
-	return b, ok, nil
-}
 
 // memCache keeps entries until the test moves past their lifetime.
 type memCache struct {
@@ -107,7 +74,7 @@ type env struct {
 	db     *sqlitedb.DB
 	repo   *accounts.Repo
 	es     *emojistore.Store
-	obj    *memObjects
+	obj    *emojistoretest.Objects
 	cache  *memCache
 	router *httpx.Router
 	dev    string
@@ -122,7 +89,7 @@ func newEnv(t *testing.T, db store.DB) *env {
 	}
 	dev, err := apikey.New(apikey.Secret)
 	require.NoError(t, err)
-	e := &env{t: t, db: sdb, repo: accounts.New(sdb, time.Now), obj: &memObjects{objs: map[string][]byte{}},
+	e := &env{t: t, db: sdb, repo: accounts.New(sdb, time.Now), obj: &emojistoretest.Objects{},
 		cache: &memCache{entries: map[string][]byte{}}, dev: dev.Full}
 	e.es = emojistore.New(sdb, e.obj, nil, nil)
 	res, err := access.NewResolver(access.NewConfig(e.repo.Keys()).WithDevKeys(dev.Full))
@@ -203,11 +170,11 @@ func TestImage(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, w.Code, name)
 		assert.Equal(t, "no-store", w.Header().Get("Cache-Control"), name)
 	}
-	delete(e.obj.objs, em.ImageKey)
+	e.obj.Remove(em.ImageKey)
 	w = e.get("/v1/custom/"+app+"/"+em.ID, "", nil)
 	assert.Equal(t, http.StatusNotFound, w.Code, "a missing stored object")
 
-	e.obj.fail = true
+	e.obj.SetFail(true)
 	w = e.get("/v1/custom/"+app+"/"+em.ID, "", nil)
 	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
 

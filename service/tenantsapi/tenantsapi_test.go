@@ -6,13 +6,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/apikey"
 	"github.com/emojisearch/emojisearch/service/auth"
 	"github.com/emojisearch/emojisearch/service/emojistore"
+	"github.com/emojisearch/emojisearch/service/emojistore/emojistoretest"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/store"
@@ -33,39 +32,11 @@ import (
 
 var bg = context.Background()
 
-type memObjects struct {
-	mu   sync.Mutex
-	objs map[string]string
-	fail bool
-}
-
-func (o *memObjects) Put(_ context.Context, key string, body []byte, _ string, _ map[string]string) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.fail {
-		return errors.New("down")
-	}
-	o.objs[key] = string(body)
-	return nil
-}
-
-func (o *memObjects) Delete(_ context.Context, keys []string) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.fail {
-		return errors.New("down")
-	}
-	for _, k := range keys {
-		delete(o.objs, k)
-	}
-	return nil
-}
-
 type env struct {
 	t       *testing.T
 	db      store.DB
 	repo    *accounts.Repo
-	objects *memObjects
+	objects *emojistoretest.Objects
 	router  *httpx.Router
 	devKey  string
 }
@@ -76,7 +47,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { _ = db.Close() })
 	dev, err := apikey.New(apikey.Secret)
 	require.NoError(t, err)
-	e := &env{t: t, db: db, repo: accounts.New(db, time.Now), objects: &memObjects{objs: map[string]string{}}, devKey: dev.Full}
+	e := &env{t: t, db: db, repo: accounts.New(db, time.Now), objects: &emojistoretest.Objects{}, devKey: dev.Full}
 	res, err := access.NewResolver(access.NewConfig(e.repo.Keys()).WithDevKeys(dev.Full))
 	require.NoError(t, err)
 	api := tenantsapi.New(emojistore.New(db, e.objects, nil, t.Logf), access.NewGuard(res, nil, nil))
@@ -269,7 +240,7 @@ func TestTenantJourney(t *testing.T) {
 	assert.Len(t, a.body["emoji"], 1)
 	assert.EqualValues(t, 1, a.body["used"])
 	assert.EqualValues(t, 10000, a.body["limit"])
-	assert.Len(t, e.objects.objs, 1)
+	assert.Len(t, e.objects.Keys(), 1)
 
 	a = e.do(call{method: "DELETE", path: base + "/nope", key: sk})
 	assert.Equal(t, 404, a.status)
@@ -277,19 +248,19 @@ func TestTenantJourney(t *testing.T) {
 	a = e.do(call{method: "DELETE", path: base + "/%3AACME_LOGO%3A", key: sk})
 	require.Equal(t, 200, a.status, "%v", a.body)
 	assert.Equal(t, "acme_logo", a.body["shortcode"])
-	assert.Empty(t, e.objects.objs)
+	assert.Empty(t, e.objects.Keys())
 
 	require.Equal(t, 201, e.do(uploadCall(t, base, sk, okSVG, "shortcode", "again")).status)
-	e.objects.fail = true
+	e.objects.SetFail(true)
 	a = e.do(call{method: "DELETE", path: "/v1/tenants/org%3A42%40acme", key: sk})
 	assert.Equal(t, 503, a.status)
 	assert.Equal(t, "storage_unavailable", a.body["error"])
-	e.objects.fail = false
+	e.objects.SetFail(false)
 	a = e.do(call{method: "DELETE", path: "/v1/tenants/org%3A42%40acme", key: sk})
 	require.Equal(t, 200, a.status)
 	assert.EqualValues(t, 1, a.body["emojiDeleted"])
 	assert.Equal(t, "org:42@acme", a.body["tenant"].(map[string]any)["externalId"])
-	assert.Empty(t, e.objects.objs)
+	assert.Empty(t, e.objects.Keys())
 
 	var n int64
 	row, err := e.db.First(bg, store.Q("SELECT count(*) AS n FROM events WHERE app_id = ?", app))
