@@ -20,14 +20,16 @@ import (
 // custom pack (service/customhost, edge cache on caches.default) and the
 // tenants API, over D1 and the OBJECTS bucket. Without the bucket, images
 // answer 404 and writes 503 storage_unavailable.
-func newCustom(db store.DB, guard access.Guard, packVersion string) func(*httpx.Router) {
+// changed is told after every committed change (the search index forgets
+// the app's copy).
+func newCustom(db store.DB, guard access.Guard, packVersion string, changed func(appID string)) func(*httpx.Router) {
 	logf := func(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 	var objs emojistore.Objects
 	var images customhost.Images = noImages{}
 	if bucket, err := r2.Open("OBJECTS"); err == nil {
 		objs, images = objects{bucket}, objects{bucket}
 	}
-	es := emojistore.New(db, objs, time.Now, logf)
+	es := emojistore.New(db, objs, time.Now, logf).WithChanged(changed)
 	host := customhost.New(es, images, edgeCache{}, guard, packVersion)
 	tenants := tenantsapi.New(es, guard)
 	return func(r *httpx.Router) {

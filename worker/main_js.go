@@ -48,11 +48,11 @@ func main() {
 			fmt.Println("worker: key rules unavailable:", err)
 		} else {
 			cfg.Guard, meter = guard.Wrap, m
-			extraRoutes = append(extraRoutes, newCustom(db, guard, cfg.PackVersion))
+			extraRoutes = append(extraRoutes, newCustom(db, guard, cfg.PackVersion, custom.Forget))
 		}
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
-		if dash, err := newDashboard(db, environment); err != nil {
+		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
 		} else {
 			cfg.Dashboard = dash.Routes

@@ -179,6 +179,7 @@ type Config struct {
 	authn        Authenticator
 	users        UserDeleter
 	objects      Objects
+	emojiChanged func(appID string)
 	limiter      Limiter
 	websites     []string
 	waitlistPath string
@@ -202,6 +203,10 @@ func (c Config) WithUserDeleter(u UserDeleter) Config { c.users = u; return c }
 // WithObjects sets the image store (nil: deleting an account that has
 // images answers 503 storage_unavailable).
 func (c Config) WithObjects(o Objects) Config { c.objects = o; return c }
+
+// WithEmojiChanged sets what is told after a custom emoji or tenant
+// change is committed (the instance's search index forgets the app's copy).
+func (c Config) WithEmojiChanged(fn func(appID string)) Config { c.emojiChanged = fn; return c }
 
 // WithWaitlist sets the website origins allowed to post the waitlist form
 // (the first is the default) and the limiter of 5 posts per minute per IP.
@@ -279,7 +284,8 @@ func New(cfg Config) (*Dashboard, error) {
 		return nil, fmt.Errorf("dashboard: %w", errors.Join(errs...))
 	}
 	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now),
-		emoji: emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf), websites: sites}, nil
+		emoji:    emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf).WithChanged(cfg.emojiChanged),
+		websites: sites}, nil
 }
 
 // Repo is the accounts repository the dashboard uses (same clock).

@@ -91,6 +91,22 @@ type Store struct {
 	objects Objects // nil: writes that need images answer ErrStorage
 	now     func() time.Time
 	logf    func(format string, args ...any)
+	changed func(appID string) // told after every committed change (may be nil)
+}
+
+// WithChanged returns a store that calls fn with the app's id after every
+// committed change of its emoji or tenants (the search index of this
+// instance forgets its copy).
+func (s *Store) WithChanged(fn func(appID string)) *Store {
+	c := *s
+	c.changed = fn
+	return &c
+}
+
+func (s *Store) notify(appID string) {
+	if s.changed != nil {
+		s.changed(appID)
+	}
 }
 
 // New returns a store; objects may be nil (the binding is missing).
@@ -255,6 +271,7 @@ func (s *Store) Create(ctx context.Context, n NewEmoji) (Emoji, error) {
 		eventIf(ev, "SELECT 1 FROM custom_emoji WHERE id = ?", e.ID),
 	})
 	if err == nil && res[0].Meta.Changes == 1 {
+		s.notify(e.AppID)
 		return e, nil
 	}
 	s.dropImage(ctx, e.ImageKey)
@@ -342,6 +359,7 @@ func (s *Store) Rename(ctx context.Context, appID, id string, p Patch) (Emoji, e
 	if err != nil {
 		return Emoji{}, err
 	}
+	s.notify(appID)
 	return s.Get(ctx, appID, id)
 }
 
@@ -371,5 +389,6 @@ func (s *Store) Delete(ctx context.Context, e Emoji, base string) (Emoji, error)
 	if res[1].Meta.Changes == 0 {
 		return Emoji{}, ErrNotFound
 	}
+	s.notify(e.AppID)
 	return e, nil
 }

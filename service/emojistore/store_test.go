@@ -330,3 +330,25 @@ func TestTenants(t *testing.T) {
 	_, err = e.s.TenantByExternalID(bg, "app_2", "a-cust")
 	require.ErrorIs(t, err, emojistore.ErrTenantNotFound, "tenants are per app")
 }
+
+// TestChangedHook: the hook hears every committed change, never a refused
+// one.
+func TestChangedHook(t *testing.T) {
+	e := newEnv(t)
+	var heard []string
+	s := e.s.WithChanged(func(app string) { heard = append(heard, app) })
+	ten, _, err := s.CreateTenant(bg, "app_1", "t", "")
+	require.NoError(t, err)
+	em, err := s.Create(bg, newEmoji(t, "app_1", ten.ID, "a", 10))
+	require.NoError(t, err)
+	_, err = s.Create(bg, newEmoji(t, "app_1", ten.ID, "a", 10))
+	require.ErrorIs(t, err, emojistore.ErrShortcodeTaken)
+	sc := "b"
+	_, err = s.Rename(bg, "app_1", em.ID, emojistore.Patch{Shortcode: &sc})
+	require.NoError(t, err)
+	_, err = s.Delete(bg, em, "https://api.example")
+	require.NoError(t, err)
+	_, err = s.DeleteTenant(bg, ten)
+	require.NoError(t, err)
+	require.Equal(t, []string{"app_1", "app_1", "app_1", "app_1"}, heard)
+}

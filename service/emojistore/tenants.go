@@ -138,6 +138,7 @@ func (s *Store) DeleteTenant(ctx context.Context, t Tenant) (int64, error) {
 	if res[2].Meta.Changes == 0 {
 		return 0, ErrTenantNotFound
 	}
+	s.notify(t.AppID)
 	// An upload that landed between the image delete and the batch left an
 	// image whose row is now gone: delete it too.
 	known := make(map[string]bool, len(keys))
