@@ -196,6 +196,33 @@ func TestCustomEmojiJourney(t *testing.T) {
 	assert.Equal(t, float64(5+1), countRows(t, "SELECT count(*) AS n FROM events WHERE app_id = ? AND type LIKE 'custom_emoji.%'", appID),
 		"5 created and 1 deleted events; the tenant's emoji go with tenant.deleted")
 	assert.Equal(t, float64(2), countRows(t, "SELECT count(*) AS n FROM events WHERE app_id = ? AND type LIKE 'tenant.%'", appID))
+
+	// Account deletion removes the remaining image, the rows and the events.
+	r = u.api(t, "POST", "/v1/tenants", nil) // a dashboard session token is no API key
+	assert.Equal(t, 401, r.Status)
+	_, _, err := tenantsAgain(t, sk)
+	require.NoError(t, err)
+	del := u.api(t, "DELETE", "/api/me", map[string]any{"confirm": u.email})
+	require.Equal(t, 200, del.Status, string(del.Body))
+	assert.Empty(t, r2Keys(t, "custom/"+appID+"/"))
+	for _, table := range []string{"custom_emoji", "tenants", "events"} {
+		assert.Zero(t, countRows(t, "SELECT count(*) AS n FROM "+table+" WHERE app_id = ?", appID), table)
+	}
+}
+
+// tenantsAgain creates a tenant with an emoji, so account deletion has a
+// tenant's image to remove too.
+func tenantsAgain(t *testing.T, sk string) (string, string, error) {
+	r := call(t, "POST", "/v1/tenants", []byte(`{"externalId":"again"}`), "Authorization", "Bearer "+sk, "Content-Type", "application/json")
+	if r.Status != 201 {
+		return "", "", fmt.Errorf("tenant: %d %s", r.Status, r.Body)
+	}
+	body, ct := multipartBody(t, e2eImages(t)["gif"], "shortcode", "again")
+	r = call(t, "POST", "/v1/tenants/again/emoji", body, "Authorization", "Bearer "+sk, "Content-Type", ct)
+	if r.Status != 201 {
+		return "", "", fmt.Errorf("emoji: %d %s", r.Status, r.Body)
+	}
+	return "again", r.JSON(t)["id"].(string), nil
 }
 
 // Plan gates over HTTP: no uploads on Free, no tenants below Scale.
