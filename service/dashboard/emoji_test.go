@@ -281,3 +281,21 @@ func TestDevPlan(t *testing.T) {
 	assert.Equal(t, plans.Scale, got.Plan)
 	assert.Equal(t, a.ID, got.ID)
 }
+
+// TestEmojiBadBodies: the JSON routes of custom emoji and tenants share
+// the dashboard's body rules; nothing changes.
+func TestEmojiBadBodies(t *testing.T) {
+	e := newEnv(t)
+	e.user("u", "u@x.io", plans.Scale)
+	app := e.createApp("u", "production")
+	r := e.upload("u", app, okSVG, "shortcode", "keep")
+	require.Equal(t, http.StatusCreated, r.Code, r.Body.String())
+	id := r.json()["id"].(string)
+	routes := []route{
+		{"PATCH", "/api/apps/" + app + "/emoji/" + id},
+		{"POST", "/api/apps/" + app + "/tenants"},
+	}
+	refuseBodies(t, e, "u", routes, jsonRuleCases("shortcode", "x"), nil)
+	assert.Equal(t, int64(0), e.count("SELECT count(*) AS n FROM tenants"))
+	assert.Equal(t, int64(1), e.count("SELECT count(*) AS n FROM custom_emoji WHERE shortcode = 'keep'"))
+}

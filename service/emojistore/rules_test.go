@@ -142,6 +142,8 @@ func TestReadUpload(t *testing.T) {
 		{"image over 256 KB", bigCT, bigBody, 413, "image_too_large", "file"},
 		{"body over the bound", hugeCT, hugeBody, 413, "image_too_large", "file"},
 		{"huge part header", hdrCT, []byte(hdrBody), 413, "image_too_large", "file"},
+		{"part header over 8 KB", hdrCT, []byte(strings.Replace(hdrBody, strings.Repeat("h", 400*1024), strings.Repeat("h", 10*1024), 1)), 400, "invalid_multipart", ""},
+		{"folded part header", hdrCT, []byte("--XX\r\nContent-Disposition: form-data;\r\n name=\"file\"\r\n\r\nabc\r\n--XX--\r\n"), 400, "invalid_multipart", ""},
 		{"field not UTF-8", badUTF8CT, badUTF8Body, 400, "invalid_request", "shortcode"},
 		{"field over 8 KB", longCT, longBody, 400, "invalid_request", "aliases"},
 	}
