@@ -45,12 +45,15 @@ func main() {
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
-		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		if guard, m, err := newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
+		} else {
+			cfg.Guard, meter = guard.Wrap, m
+			extraRoutes = append(extraRoutes, newCustom(db, guard, cfg.PackVersion, custom.Forget))
 		}
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
-		if dash, err := newDashboard(db, environment); err != nil {
+		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
 		} else {
 			cfg.Dashboard = dash.Routes
