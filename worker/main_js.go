@@ -47,6 +47,8 @@ func main() {
 		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
+		searchAnalytics = newAnalytics(db)
+		nightlyJobs = append(nightlyJobs, nightlyAnalytics(db))
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment); err != nil {
@@ -75,8 +77,12 @@ var scheduledJobs = map[string]func(ctx context.Context, at time.Time) error{}
 // nightlyCron is wrangler.toml's daily trigger.
 const nightlyCron = "17 3 * * *"
 
-// nightly writes the meter's counts and drops waitlist entries whose
-// first sign-up is over 12 months old (spec 2 Limits).
+// nightlyJobs run after the nightly's own work, each whatever the others
+// did (analytics retention, the shard build).
+var nightlyJobs []func(ctx context.Context, at time.Time) error
+
+// nightly writes the meter's counts, drops waitlist entries whose first
+// sign-up is over 12 months old (spec 2 Limits) and runs nightlyJobs.
 func nightly(repo *accounts.Repo, meter *metering.Meter) func(ctx context.Context, at time.Time) error {
 	return func(ctx context.Context, at time.Time) error {
 		var errs []error
@@ -84,7 +90,11 @@ func nightly(repo *accounts.Repo, meter *metering.Meter) func(ctx context.Contex
 			errs = append(errs, meter.Flush(ctx))
 		}
 		_, err := repo.PruneWaitlist(ctx, at.AddDate(-1, 0, 0))
-		return errors.Join(append(errs, err)...)
+		errs = append(errs, err)
+		for _, job := range nightlyJobs {
+			errs = append(errs, job(ctx, at))
+		}
+		return errors.Join(errs...)
 	}
 }
 

@@ -53,6 +53,9 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 	if custom != nil {
 		cfg.Custom = custom
 	}
+	if searchAnalytics != nil {
+		cfg.Analytics = searchAnalytics
+	}
 	if embedder != nil {
 		m, err := meaning.Lookup(model)
 		if err != nil {

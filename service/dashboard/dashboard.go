@@ -297,6 +297,7 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/apps/:id/keys", map[string]http.HandlerFunc{http.MethodPost: d.createKey}},
 		{"/api/keys/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchKey, http.MethodDelete: d.revokeKey}},
 		{"/api/apps/:id/usage", map[string]http.HandlerFunc{http.MethodGet: d.appUsage}},
+		{"/api/apps/:id/analytics", map[string]http.HandlerFunc{http.MethodGet: d.appAnalytics}},
 		{"/api/billing", map[string]http.HandlerFunc{http.MethodGet: d.billing}},
 		{"/api/billing/upgrade", map[string]http.HandlerFunc{http.MethodPost: d.upgrade}},
 		{"/api/waitlist", map[string]http.HandlerFunc{http.MethodPost: d.waitlist}},

@@ -80,6 +80,9 @@ type Config struct {
 	// Meter counts keyed calls and knows when an account is over its plan
 	// limit (service/metering); nil meters nothing.
 	Meter Meter
+	// Analytics counts keyed searches per app, day and query
+	// (service/analytics); nil counts nothing.
+	Analytics Analytics
 	// Background runs work after the response (waitUntil); nil runs it
 	// inline.
 	Background func(ctx context.Context, fn func(context.Context))
@@ -90,6 +93,12 @@ type Config struct {
 type Meter interface {
 	OverLimit(ctx context.Context, c access.Caller, metric string) bool
 	Count(c access.Caller, metric string)
+	MaybeFlush(ctx context.Context, run metering.Runner)
+}
+
+// Analytics is the part of service/analytics the search route uses.
+type Analytics interface {
+	Record(c access.Caller, locale, query string, miss bool)
 	MaybeFlush(ctx context.Context, run metering.Runner)
 }
 
@@ -167,6 +176,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mergeCustom(r, caller, p, &res)
 	s.applyCulture(ctx, p, &res.Response)
+	if s.cfg.Analytics != nil && metering.Metered(caller) {
+		// Every keyed answer counts: cache hits, over-limit and degraded.
+		s.cfg.Analytics.Record(caller, p.Locale, res.Query, len(res.Results) == 0)
+		s.cfg.Analytics.MaybeFlush(ctx, metering.Runner(s.cfg.Background))
+	}
 	h := w.Header()
 	switch {
 	case res.cacheControl != "":

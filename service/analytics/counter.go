@@ -1,0 +1,236 @@
+// Package analytics counts keyed /v1/search calls per app, UTC day, locale
+// and normalized query, with misses (answers without a result), and reads
+// them back for GET /api/apps/:id/analytics (spec 2, Analytics rules).
+//
+// Like service/metering, each instance counts in memory and writes its
+// counts in batches about every 10 s through the request's waitUntil (no Go
+// timers: the worker's Go instance only runs while a request does).
+//
+// Storage is bounded at every step:
+//   - a row's key is the 64-bit xxhash of locale and query (16 hex digits),
+//     so the primary key index has a fixed width whatever the query;
+//   - at most MaxQueriesPerDay distinct queries are kept per app and UTC day,
+//     in memory and in D1; further queries add to the app's day row
+//     "overflow", so day totals stay exact;
+//   - one instance holds at most MaxRows rows in memory; past it new queries
+//     also go to the overflow row, and the next request flushes;
+//   - a flush writes at most FlushBatch rows per D1 batch;
+//   - the nightly job deletes rows past the owner plan's retention.
+//
+// Query text is data, never a log line: errors name apps and days only.
+package analytics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/emojisearch/emojisearch/service/access"
+	"github.com/emojisearch/emojisearch/service/metering"
+)
+
+// Bounds of the counts (see the package doc).
+const (
+	MaxQueriesPerDay  = 1000
+	MaxRows           = 20_000
+	FlushBatch        = 400
+	DefaultFlushEvery = 10 * time.Second
+	// OverflowKey is the qkey of an app day's overflow row.
+	OverflowKey = "overflow"
+)
+
+// Row is the count of one app, day and query to add to the store.
+type Row struct {
+	AppID    string
+	Day      string // YYYY-MM-DD, UTC
+	Key      string // QueryKey, or OverflowKey
+	Locale   string // "" in overflow rows
+	Query    string // "" in overflow rows
+	Searches int64
+	Misses   int64
+}
+
+// Writer adds rows to the store (D1 query_daily, see Store).
+type Writer interface {
+	AddRows(ctx context.Context, rows []Row) error
+}
+
+// QueryKey is the row key of a normalized query in a locale: xxhash64 of
+// locale, NUL, query, as 16 lowercase hex digits.
+func QueryKey(locale, query string) string {
+	d := xxhash.New()
+	_, _ = d.WriteString(locale)
+	_, _ = d.Write([]byte{0})
+	_, _ = d.WriteString(query)
+	s := strconv.FormatUint(d.Sum64(), 16)
+	for len(s) < 16 {
+		s = "0" + s
+	}
+	return s
+}
+
+// Day returns the UTC day of t as YYYY-MM-DD.
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+type rowKey struct{ app, day, key string }
+
+type appDay struct{ app, day string }
+
+type cell struct {
+	locale, query    string
+	searches, misses int64
+}
+
+// Counter counts searches of one instance. It is safe for concurrent use.
+type Counter struct {
+	w          Writer
+	now        func() time.Time
+	flushEvery time.Duration
+	onError    func(error)
+
+	mu        sync.Mutex
+	rows      map[rowKey]*cell
+	distinct  map[appDay]int // distinct query rows in rows per app day
+	lastFlush time.Time
+}
+
+// Config of a Counter.
+type Config struct {
+	Writer     Writer
+	Now        func() time.Time // default time.Now
+	FlushEvery time.Duration    // default DefaultFlushEvery
+	OnError    func(error)      // told about failed scheduled flushes
+}
+
+// New returns a Counter over cfg.Writer.
+func New(cfg Config) (*Counter, error) {
+	if cfg.Writer == nil {
+		return nil, errors.New("analytics: no writer")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.FlushEvery <= 0 {
+		cfg.FlushEvery = DefaultFlushEvery
+	}
+	return &Counter{w: cfg.Writer, now: cfg.Now, flushEvery: cfg.FlushEvery, onError: cfg.OnError,
+		rows: map[rowKey]*cell{}, distinct: map[appDay]int{}}, nil
+}
+
+// Counted reports whether searches of c are counted: keyed callers with an
+// app (development keys have none; anonymous calls never count).
+func Counted(c access.Caller) bool { return metering.Metered(c) }
+
+// Record counts one search of c with its normalized query in locale; miss
+// reports an answer without a result.
+func (k *Counter) Record(c access.Caller, locale, query string, miss bool) {
+	if !Counted(c) {
+		return
+	}
+	day := Day(k.now())
+	key := QueryKey(locale, query)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	rk := rowKey{c.AppID, day, key}
+	cl := k.rows[rk]
+	if cl == nil {
+		ad := appDay{c.AppID, day}
+		if k.distinct[ad] >= MaxQueriesPerDay || len(k.rows) >= MaxRows {
+			rk.key = OverflowKey
+			if cl = k.rows[rk]; cl == nil {
+				cl = &cell{}
+				k.rows[rk] = cl
+			}
+		} else {
+			cl = &cell{locale: locale, query: query}
+			k.rows[rk] = cl
+			k.distinct[ad]++
+		}
+	}
+	cl.searches++
+	if miss {
+		cl.misses++
+	}
+}
+
+// MaybeFlush schedules a flush through run when there are counts and the
+// last flush was scheduled at least the flush interval ago, or at once when
+// the instance's row cap is reached. Call it after Record. A nil run
+// flushes inline.
+func (k *Counter) MaybeFlush(ctx context.Context, run metering.Runner) {
+	now := k.now()
+	k.mu.Lock()
+	due := len(k.rows) > 0 && (k.lastFlush.IsZero() || now.Sub(k.lastFlush) >= k.flushEvery || len(k.rows) >= MaxRows)
+	if due {
+		k.lastFlush = now
+	}
+	k.mu.Unlock()
+	if !due {
+		return
+	}
+	fn := func(ctx context.Context) {
+		if err := k.Flush(ctx); err != nil && k.onError != nil {
+			k.onError(err)
+		}
+	}
+	if run == nil {
+		fn(ctx)
+		return
+	}
+	run(ctx, fn)
+}
+
+// Flush writes every count of the instance in batches of FlushBatch rows.
+// Rows of a failed batch are merged back for the next flush, so nothing is
+// lost or counted twice by this package (a batch that fails after D1
+// applied it is retried and counted twice; D1 offers no idempotency key).
+func (k *Counter) Flush(ctx context.Context) error {
+	k.mu.Lock()
+	if len(k.rows) == 0 {
+		k.mu.Unlock()
+		return nil
+	}
+	taken := k.rows
+	k.rows = make(map[rowKey]*cell, len(taken))
+	k.distinct = map[appDay]int{}
+	k.mu.Unlock()
+
+	rows := make([]Row, 0, len(taken))
+	for rk, c := range taken {
+		rows = append(rows, Row{AppID: rk.app, Day: rk.day, Key: rk.key, Locale: c.locale, Query: c.query, Searches: c.searches, Misses: c.misses})
+	}
+	var errs []error
+	for len(rows) > 0 {
+		n := min(len(rows), FlushBatch)
+		if err := k.w.AddRows(ctx, rows[:n]); err != nil {
+			k.restore(rows[:n])
+			errs = append(errs, fmt.Errorf("analytics: write %d rows: %w", n, err))
+		}
+		rows = rows[n:]
+	}
+	return errors.Join(errs...)
+}
+
+// restore merges rows of a failed write back into the counts.
+func (k *Counter) restore(rows []Row) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, r := range rows {
+		rk := rowKey{r.AppID, r.Day, r.Key}
+		c := k.rows[rk]
+		if c == nil {
+			c = &cell{locale: r.Locale, query: r.Query}
+			k.rows[rk] = c
+			if r.Key != OverflowKey {
+				k.distinct[appDay{r.AppID, r.Day}]++
+			}
+		}
+		c.searches += r.Searches
+		c.misses += r.Misses
+	}
+}
