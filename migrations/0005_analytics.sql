@@ -6,7 +6,9 @@
 -- digits: a fixed-width key keeps the primary key index small whatever the
 -- query's length. The row with qkey 'overflow' (query '') holds the counts
 -- of an app's day past its cap of distinct queries, so day totals stay
--- exact while storage per app and day stays bounded.
+-- exact while storage per app and day stays bounded. personal keeps the
+-- privacy verdict on the query as typed (normalizing drops the @, dots and
+-- plus signs the rules look for), so the shard build never publishes it.
 DROP TABLE query_daily;
 CREATE TABLE query_daily (
   app_id   TEXT    NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
@@ -16,6 +18,7 @@ CREATE TABLE query_daily (
   query    TEXT    NOT NULL DEFAULT '',         -- normalized query ('' in overflow rows)
   searches INTEGER NOT NULL DEFAULT 0,
   misses   INTEGER NOT NULL DEFAULT 0,
+  personal INTEGER NOT NULL DEFAULT 0,          -- 1: some search of it looked like personal data (service/privacy)
   PRIMARY KEY (app_id, day, qkey)
 ) WITHOUT ROWID;
 -- The daily retention job and the nightly shard build read by day.

@@ -92,16 +92,16 @@ func TestFlushWritesExactCounts(t *testing.T) {
 	require.NoError(t, err)
 	pro := caller(plans.Pro)
 	for i := range 12 {
-		c.Record(pro, "en", "cat", i%3 == 0)
+		c.Record(pro, "en", "cat", "cat", i%3 == 0)
 	}
-	c.Record(pro, "fr", "cat", false)
-	c.Record(access.Caller{Anonymous: true}, "en", "cat", false)
+	c.Record(pro, "fr", "cat", "cat", false)
+	c.Record(access.Caller{Anonymous: true}, "en", "cat", "cat", false)
 	c.MaybeFlush(bg, nil) // the first flush is due at once
 	assert.Equal(t, int64(13), count(t, d, `SELECT sum(searches) AS n FROM query_daily`))
 	assert.Equal(t, int64(4), count(t, d, `SELECT sum(misses) AS n FROM query_daily`))
 	assert.Equal(t, int64(2), count(t, d, `SELECT count(*) AS n FROM query_daily`), "one row per locale")
 
-	c.Record(pro, "en", "cat", false)
+	c.Record(pro, "en", "cat", "cat", false)
 	c.MaybeFlush(bg, nil)
 	assert.Equal(t, int64(13), count(t, d, `SELECT sum(searches) AS n FROM query_daily`), "not due before 10 s")
 	clk.add(10 * time.Second)
@@ -131,12 +131,12 @@ func TestFailedFlushKeepsCounts(t *testing.T) {
 	c, err := New(Config{Writer: w, Now: func() time.Time { return today }})
 	require.NoError(t, err)
 	for range 5 {
-		c.Record(caller(plans.Scale), "en", "dog", true)
+		c.Record(caller(plans.Scale), "en", "dog", "dog", true)
 	}
 	err = c.Flush(bg)
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "dog", "query text never reaches errors (and so logs)")
-	c.Record(caller(plans.Scale), "en", "dog", false)
+	c.Record(caller(plans.Scale), "en", "dog", "dog", false)
 	require.NoError(t, c.Flush(bg))
 	assert.Equal(t, int64(6), count(t, d, `SELECT searches AS n FROM query_daily`))
 	assert.Equal(t, int64(5), count(t, d, `SELECT misses AS n FROM query_daily`))
@@ -148,14 +148,15 @@ func TestDistinctQueryCap(t *testing.T) {
 	require.NoError(t, err)
 	pro := caller(plans.Pro)
 	for i := range MaxQueriesPerDay + 50 {
-		c.Record(pro, "en", fmt.Sprint("q", i), false)
+		q := fmt.Sprint("q", i)
+		c.Record(pro, "en", q, q, false)
 	}
 	require.NoError(t, c.Flush(bg))
 	// A second instance's new queries meet the cap in D1.
 	c2, err := New(Config{Writer: NewStore(d), Now: func() time.Time { return today }})
 	require.NoError(t, err)
-	c2.Record(pro, "en", "late newcomer", true)
-	c2.Record(pro, "en", "q1", false)
+	c2.Record(pro, "en", "late newcomer", "late newcomer", true)
+	c2.Record(pro, "en", "q1", "q1", false)
 	require.NoError(t, c2.Flush(bg))
 
 	assert.Equal(t, int64(MaxQueriesPerDay), count(t, d, `SELECT count(*) AS n FROM query_daily WHERE qkey != 'overflow'`))
@@ -171,7 +172,8 @@ func TestInstanceRowCap(t *testing.T) {
 	require.NoError(t, err)
 	// Many apps, each under its own cap, fill the instance.
 	for i := range MaxRows + 10 {
-		c.Record(access.Caller{AppID: fmt.Sprint("app", i/MaxQueriesPerDay), AccountID: "a"}, "en", fmt.Sprint("q", i), false)
+		q := fmt.Sprint("q", i)
+		c.Record(access.Caller{AppID: fmt.Sprint("app", i/MaxQueriesPerDay), AccountID: "a"}, "en", q, q, false)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -279,4 +281,21 @@ func TestRowsOfDeletedAppsAreDropped(t *testing.T) {
 	d := db(t)
 	require.NoError(t, NewStore(d).AddRows(bg, []Row{{AppID: "gone", Day: "2026-11-27", Key: QueryKey("en", "x"), Locale: "en", Query: "x", Searches: 1}}))
 	assert.Equal(t, int64(0), count(t, d, `SELECT count(*) AS n FROM query_daily`))
+}
+
+// The privacy verdict is taken on the query as typed: its normalized form
+// ("bob 77") no longer shows the handle.
+func TestPersonalFlag(t *testing.T) {
+	d := db(t)
+	c, err := New(Config{Writer: NewStore(d), Now: func() time.Time { return today }})
+	require.NoError(t, err)
+	pro := caller(plans.Pro)
+	c.Record(pro, "en", "bob 77", "bob 77", false)
+	require.NoError(t, c.Flush(bg))
+	assert.Equal(t, int64(0), count(t, d, `SELECT personal AS n FROM query_daily`))
+	c.Record(pro, "en", "@bob_77", "bob 77", false)
+	c.Record(pro, "en", "cat", "cat", false)
+	require.NoError(t, c.Flush(bg))
+	assert.Equal(t, int64(1), count(t, d, `SELECT personal AS n FROM query_daily WHERE query = 'bob 77'`), "once personal, always")
+	assert.Equal(t, int64(0), count(t, d, `SELECT personal AS n FROM query_daily WHERE query = 'cat'`))
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/privacy"
 )
 
 // Bounds of the counts (see the package doc).
@@ -53,6 +54,9 @@ type Row struct {
 	Query    string // "" in overflow rows
 	Searches int64
 	Misses   int64
+	// Personal: a search of the query looked like personal data as typed
+	// (service/privacy); such rows are never published in shards.
+	Personal bool
 }
 
 // Writer adds rows to the store (D1 query_daily, see Store).
@@ -84,6 +88,7 @@ type appDay struct{ app, day string }
 type cell struct {
 	locale, query    string
 	searches, misses int64
+	personal         bool
 }
 
 // Counter counts searches of one instance. It is safe for concurrent use.
@@ -126,12 +131,13 @@ func New(cfg Config) (*Counter, error) {
 // app (development keys have none; anonymous calls never count).
 func Counted(c access.Caller) bool { return metering.Metered(c) }
 
-// Record counts one search of c with its normalized query in locale; miss
-// reports an answer without a result.
-func (k *Counter) Record(c access.Caller, locale, query string, miss bool) {
+// Record counts one search of c in locale: typed is the query as sent,
+// query its normalized form; miss reports an answer without a result.
+func (k *Counter) Record(c access.Caller, locale, typed, query string, miss bool) {
 	if !Counted(c) {
 		return
 	}
+	_, personal := privacy.Personal(typed, locale)
 	day := Day(k.now())
 	key := QueryKey(locale, query)
 	k.mu.Lock()
@@ -153,6 +159,7 @@ func (k *Counter) Record(c access.Caller, locale, query string, miss bool) {
 		}
 	}
 	cl.searches++
+	cl.personal = cl.personal || personal
 	if miss {
 		cl.misses++
 	}
@@ -202,7 +209,7 @@ func (k *Counter) Flush(ctx context.Context) error {
 
 	rows := make([]Row, 0, len(taken))
 	for rk, c := range taken {
-		rows = append(rows, Row{AppID: rk.app, Day: rk.day, Key: rk.key, Locale: c.locale, Query: c.query, Searches: c.searches, Misses: c.misses})
+		rows = append(rows, Row{AppID: rk.app, Day: rk.day, Key: rk.key, Locale: c.locale, Query: c.query, Searches: c.searches, Misses: c.misses, Personal: c.personal})
 	}
 	var errs []error
 	for len(rows) > 0 {
@@ -232,5 +239,6 @@ func (k *Counter) restore(rows []Row) {
 		}
 		c.searches += r.Searches
 		c.misses += r.Misses
+		c.personal = c.personal || r.Personal
 	}
 }

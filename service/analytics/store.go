@@ -18,15 +18,16 @@ func NewStore(db store.DB) *Store { return &Store{db: db} }
 // MaxQueriesPerDay query rows goes to the overflow row instead, so the cap
 // holds over every instance's flushes; rows of apps deleted meanwhile are
 // dropped (spec 2, Account deletion).
-const addRow = `INSERT INTO query_daily (app_id, day, qkey, locale, query, searches, misses)
-	SELECT ?1, ?2, k.qkey, CASE k.qkey WHEN ?3 THEN ?4 ELSE '' END, CASE k.qkey WHEN ?3 THEN ?5 ELSE '' END, ?6, ?7
+const addRow = `INSERT INTO query_daily (app_id, day, qkey, locale, query, searches, misses, personal)
+	SELECT ?1, ?2, k.qkey, CASE k.qkey WHEN ?3 THEN ?4 ELSE '' END, CASE k.qkey WHEN ?3 THEN ?5 ELSE '' END, ?6, ?7, ?9
 	FROM (SELECT CASE
 		WHEN ?3 = 'overflow' THEN 'overflow'
 		WHEN EXISTS (SELECT 1 FROM query_daily WHERE app_id = ?1 AND day = ?2 AND qkey = ?3) THEN ?3
 		WHEN (SELECT count(*) FROM query_daily WHERE app_id = ?1 AND day = ?2 AND qkey != 'overflow') < ?8 THEN ?3
 		ELSE 'overflow' END AS qkey) k
 	WHERE EXISTS (SELECT 1 FROM apps WHERE id = ?1)
-	ON CONFLICT (app_id, day, qkey) DO UPDATE SET searches = searches + excluded.searches, misses = misses + excluded.misses`
+	ON CONFLICT (app_id, day, qkey) DO UPDATE SET searches = searches + excluded.searches, misses = misses + excluded.misses,
+		personal = max(personal, excluded.personal)`
 
 // AddRows adds rows in one D1 batch (one transaction).
 func (s *Store) AddRows(ctx context.Context, rows []Row) error {
@@ -35,7 +36,11 @@ func (s *Store) AddRows(ctx context.Context, rows []Row) error {
 	}
 	stmts := make([]store.Stmt, len(rows))
 	for i, r := range rows {
-		stmts[i] = store.Q(addRow, r.AppID, r.Day, r.Key, r.Locale, r.Query, r.Searches, r.Misses, MaxQueriesPerDay)
+		personal := 0
+		if r.Personal {
+			personal = 1
+		}
+		stmts[i] = store.Q(addRow, r.AppID, r.Day, r.Key, r.Locale, r.Query, r.Searches, r.Misses, MaxQueriesPerDay, personal)
 	}
 	_, err := s.db.Batch(ctx, stmts)
 	return err

@@ -98,7 +98,7 @@ type Meter interface {
 
 // Analytics is the part of service/analytics the search route uses.
 type Analytics interface {
-	Record(c access.Caller, locale, query string, miss bool)
+	Record(c access.Caller, locale, typed, query string, miss bool)
 	MaybeFlush(ctx context.Context, run metering.Runner)
 }
 
@@ -178,7 +178,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.applyCulture(ctx, p, &res.Response)
 	if s.cfg.Analytics != nil && metering.Metered(caller) {
 		// Every keyed answer counts: cache hits, over-limit and degraded.
-		s.cfg.Analytics.Record(caller, p.Locale, res.Query, len(res.Results) == 0)
+		s.cfg.Analytics.Record(caller, p.Locale, p.Query, res.Query, len(res.Results) == 0)
 		s.cfg.Analytics.MaybeFlush(ctx, metering.Runner(s.cfg.Background))
 	}
 	h := w.Header()
