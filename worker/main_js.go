@@ -62,7 +62,11 @@ func main() {
 		fmt.Println("worker: search unavailable:", err)
 	} else {
 		cfg.Search = searchSvc
+		if db, err := openStore("DB"); err == nil {
+			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
+		}
 	}
+	extraRoutes = append(extraRoutes, shardRoutes)
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)
 }
