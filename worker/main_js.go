@@ -66,7 +66,7 @@ func main() {
 			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
 		}
 	}
-	extraRoutes = append(extraRoutes, shardRoutes)
+	extraRoutes = append(extraRoutes, shardRoutes, setRoutes)
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)
 }

@@ -3,6 +3,7 @@
 //
 //	hostsim serve [--port 8787] [--state .hostsim] [--config wrangler.toml] [--env NAME]
 //	              [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]
+//	              [--sets-dir packs/.sets/upstream] [--sets-upstream URL]
 //	hostsim run FILE.wasm [args...]
 //
 // `run` executes a plain Go js/wasm program (not a Worker) with the host's
@@ -52,10 +53,16 @@ func main() {
 	aiPath := fs.String("ai-model", "", "bind [ai] to this local embedding model file (e.g. packs/models/glove-cldr.100.embm)")
 	aiPort := fs.Int("ai-port", 0, "with --ai-model: also serve it as the Workers AI REST API on 127.0.0.1:N")
 	aiAlias := fs.String("ai-alias", "", "with --ai-model: more model names it answers to, comma-separated")
+	setsDir := fs.String("sets-dir", DefaultSetsDir, "serve this folder as the local emoji sets upstream (SETS_UPSTREAM)")
+	setsURL := fs.String("sets-upstream", "", "point SETS_UPSTREAM here instead of serving --sets-dir")
 	vars := varFlag{}
 	fs.Var(vars, "var", "NAME:VALUE: a var or secret over wrangler.toml and .dev.vars, as wrangler dev --var (repeatable)")
 	_ = fs.Parse(os.Args[2:])
 
+	if err := setsUpstream(*setsDir, *setsURL, vars); err != nil {
+		fmt.Fprintln(os.Stderr, "hostsim:", err)
+		os.Exit(1)
+	}
 	ai, err := localAI(*aiPath, *aiPort, *aiAlias)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostsim:", err)
