@@ -17,11 +17,16 @@ import (
 // newSim starts hostsim in-process on the built module (build/worker) with
 // a fresh state folder and a warm Go instance.
 func newSim(b *testing.B, vars ...string) *hostsim.Simulator {
+	return newSimOf(b, "worker", vars...)
+}
+
+// newSimOf is newSim on build/<variant> (worker-diag adds /__diag routes).
+func newSimOf(b *testing.B, variant string, vars ...string) *hostsim.Simulator {
 	root, err := benchkit.Root()
 	if err != nil {
 		b.Fatal(err)
 	}
-	wasm := filepath.Join(root, "build", "worker", "app.wasm")
+	wasm := filepath.Join(root, "build", variant, "app.wasm")
 	if _, err := os.Stat(wasm); err != nil {
 		b.Skip("build/worker/app.wasm is missing: run ./build.sh first")
 	}
