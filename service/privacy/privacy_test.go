@@ -24,7 +24,7 @@ var personal = []tc{
 	{"hi", "@rahul_sharma99", Handle},
 	{"en", "https://example.com/reset?token=abc", Web},
 	{"fr", "www.lemonde.fr", Web},
-	{"de", "shop.example.de/cart", Web},
+	{"ru", "shop.example.ru/cart", Web},
 	{"id", "tokopedia.com", Web},
 	{"bn", "prothomalo.com খবর", Web},
 	{"en", "john doe example com", Web}, // a normalized email
@@ -55,7 +55,7 @@ var personal = []tc{
 	{"fr", "fr1420041010050500013m02606", IBAN},
 	{"en", "90210", Postal},
 	{"es", "28013 madrid", Postal},
-	{"de", "10115 berlin", Postal},
+	{"tr", "34000 istanbul", Postal},
 	{"ru", "101000 москва", Postal},
 	{"hi", "110001 दिल्ली", Postal},
 	{"en", "sw1a 1aa", Postal},
