@@ -22,7 +22,7 @@ echo "== build"
 ./build.sh
 scripts/check-reproducible.sh
 
-echo "== go test (unit tests and e2e on hostsim)"
+echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
 
 echo "== engine and service compiled to js/wasm, run under hostsim"
