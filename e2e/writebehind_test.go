@@ -52,3 +52,21 @@ func TestMeteringWrittenAfterQuiet(t *testing.T) {
 	assert.Equal(t, float64(answered), calls["appUsed"], "usage = keyed calls answered, after 13 s of quiet")
 	assert.Equal(t, float64(answered), calls["used"])
 }
+
+// Text that is not UTF-8 is refused with 400 in the surface's error shape
+// and never cached (issue 17; the table over every route is in
+// service/api): the second ask is refused again, not served from a cache.
+func TestInvalidUTF8Refused(t *testing.T) {
+	for range 2 {
+		r := get(t, "/v1/search?q=%ff%fe")
+		require.Equal(t, 400, r.Status, string(r.Body))
+		assert.Equal(t, "no-store", r.Header.Get("Cache-Control"))
+		assert.Contains(t, r.JSON(t)["error"], "UTF-8")
+	}
+	r := get(t, "/v1/search?q=%zz")
+	assert.Equal(t, 400, r.Status)
+	a := get(t, "/api/auth/dev?login=%c0%af")
+	require.Equal(t, 400, a.Status, string(a.Body))
+	assert.Equal(t, "invalid_request", a.JSON(t)["error"].(map[string]any)["code"])
+	assert.Equal(t, "login", a.JSON(t)["error"].(map[string]any)["field"])
+}
