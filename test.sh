@@ -21,6 +21,8 @@ GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 echo "== build"
 ./build.sh
 scripts/check-reproducible.sh
+echo "== size: wrangler deploy --dry-run, under the Free plan's 3 MiB gzip"
+scripts/check-size.sh
 
 echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
