@@ -27,7 +27,7 @@ func serveCmd(t *testing.T, state string, port int) (*exec.Cmd, *bytes.Buffer) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
-	eventually(t, 20*time.Second, func() bool {
+	eventually(t, 90*time.Second, func() bool { // a fresh state compiles the module: slow on a busy machine
 		res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/v1/health", port))
 		if err != nil {
 			return false
