@@ -9,6 +9,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/service/analytics"
 	"github.com/emojisearch/emojisearch/service/store"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 // searchAnalytics counts keyed searches of this instance (service/
@@ -16,13 +17,11 @@ import (
 // service is built.
 var searchAnalytics *analytics.Counter
 
-// newAnalytics returns the instance's counter over D1. Flush errors are
-// logged by kind only: rows carry query text, which never reaches logs.
-func newAnalytics(db store.DB) *analytics.Counter {
-	c, err := analytics.New(analytics.Config{
-		Writer:  analytics.NewStore(db),
-		OnError: func(error) { fmt.Println("worker: analytics flush failed; counts kept for the next flush") },
-	})
+// newAnalytics returns the instance's counter over D1, writing through the
+// instance's write-behind (whose error hook logs failures: the counter's
+// errors name row counts, never query text, which never reaches logs).
+func newAnalytics(db store.DB, writer *writebehind.Writer) *analytics.Counter {
+	c, err := analytics.New(analytics.Config{Writer: analytics.NewStore(db), WriteBehind: writer})
 	if err != nil {
 		fmt.Println("worker: analytics unavailable:", err)
 		return nil
@@ -30,18 +29,11 @@ func newAnalytics(db store.DB) *analytics.Counter {
 	return c
 }
 
-// nightlyAnalytics writes the instance's counts and deletes query rows
-// past each plan's retention (spec 2 Limits).
+// nightlyAnalytics deletes query rows past each plan's retention (spec 2
+// Limits); the nightly's write-behind flush has written the counts.
 func nightlyAnalytics(db store.DB) func(ctx context.Context, at time.Time) error {
 	return func(ctx context.Context, at time.Time) error {
-		var err error
-		if searchAnalytics != nil {
-			err = searchAnalytics.Flush(ctx)
-		}
-		if err != nil {
-			return err
-		}
-		_, err = analytics.NewStore(db).Prune(ctx, at)
+		_, err := analytics.NewStore(db).Prune(ctx, at)
 		return err
 	}
 }

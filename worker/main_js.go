@@ -18,6 +18,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
@@ -39,17 +40,18 @@ func main() {
 	cfg.Semantic = embedder != nil
 	var meter *metering.Meter
 	var custom *customemoji.Index
+	writer := newWriteBehind()
 	if db, err := openStore("DB"); err != nil {
 		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
-		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		if cfg.Guard, meter, err = newAccess(repo, writer, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
-		searchAnalytics = newAnalytics(db)
+		searchAnalytics = newAnalytics(db, writer)
 		nightlyJobs = append(nightlyJobs, nightlyAnalytics(db))
-		scheduledJobs[nightlyCron] = nightly(repo, meter)
+		scheduledJobs[nightlyCron] = nightly(repo, writer)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
@@ -85,14 +87,12 @@ const nightlyCron = "17 3 * * *"
 // did (analytics retention, the shard build).
 var nightlyJobs []func(ctx context.Context, at time.Time) error
 
-// nightly writes the meter's counts, drops waitlist entries whose first
-// sign-up is over 12 months old (spec 2 Limits) and runs nightlyJobs.
-func nightly(repo *accounts.Repo, meter *metering.Meter) func(ctx context.Context, at time.Time) error {
+// nightly writes every in-memory count (the write-behind's sources: meter
+// and analytics), drops waitlist entries whose first sign-up is over 12
+// months old (spec 2 Limits) and runs nightlyJobs.
+func nightly(repo *accounts.Repo, writer *writebehind.Writer) func(ctx context.Context, at time.Time) error {
 	return func(ctx context.Context, at time.Time) error {
-		var errs []error
-		if meter != nil {
-			errs = append(errs, meter.Flush(ctx))
-		}
+		errs := []error{writer.Flush(ctx)}
 		_, err := repo.PruneWaitlist(ctx, at.AddDate(-1, 0, 0))
 		errs = append(errs, err)
 		for _, job := range nightlyJobs {

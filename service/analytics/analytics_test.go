@@ -17,6 +17,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/store"
 	"github.com/emojisearch/emojisearch/service/store/sqlitedb"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 var bg = context.Background()
@@ -88,7 +89,14 @@ func TestWhoIsCounted(t *testing.T) {
 func TestFlushWritesExactCounts(t *testing.T) {
 	d := db(t)
 	clk := &clock{t: today}
-	c, err := New(Config{Writer: NewStore(d), Now: clk.now})
+	var delays []time.Duration
+	timer := func(d time.Duration) func(context.Context) error {
+		delays = append(delays, d)
+		return func(context.Context) error { return nil }
+	}
+	wb, err := writebehind.New(writebehind.NewConfig().WithClock(clk.now).WithTimer(timer))
+	require.NoError(t, err)
+	c, err := New(Config{Writer: NewStore(d), Now: clk.now, WriteBehind: wb})
 	require.NoError(t, err)
 	pro := caller(plans.Pro)
 	for i := range 12 {
@@ -96,19 +104,25 @@ func TestFlushWritesExactCounts(t *testing.T) {
 	}
 	c.Record(pro, "fr", "cat", "cat", false)
 	c.Record(access.Caller{Anonymous: true}, "en", "cat", "cat", false)
-	c.MaybeFlush(bg, nil) // the first flush is due at once
+	c.MaybeFlush(bg, nil) // the first write of the instance runs at once
+	assert.Empty(t, delays)
 	assert.Equal(t, int64(13), count(t, d, `SELECT sum(searches) AS n FROM query_daily`))
 	assert.Equal(t, int64(4), count(t, d, `SELECT sum(misses) AS n FROM query_daily`))
 	assert.Equal(t, int64(2), count(t, d, `SELECT count(*) AS n FROM query_daily`), "one row per locale")
 
 	c.Record(pro, "en", "cat", "cat", false)
-	c.MaybeFlush(bg, nil)
-	assert.Equal(t, int64(13), count(t, d, `SELECT sum(searches) AS n FROM query_daily`), "not due before 10 s")
-	clk.add(10 * time.Second)
-	var scheduled int
-	c.MaybeFlush(bg, func(ctx context.Context, fn func(context.Context)) { scheduled++; fn(ctx) })
-	assert.Equal(t, 1, scheduled, "the flush runs through the runner (waitUntil)")
+	clk.add(4 * time.Second)
+	var tasks []func(context.Context)
+	collect := func(_ context.Context, fn func(context.Context)) { tasks = append(tasks, fn) }
+	c.MaybeFlush(bg, collect)
+	c.MaybeFlush(bg, collect)
+	require.Len(t, tasks, 1, "one delayed write per instance, armed in the counting request's waitUntil")
+	assert.Equal(t, []time.Duration{6 * time.Second}, delays, "the rest of the 10 s interval")
+	assert.Equal(t, int64(13), count(t, d, `SELECT sum(searches) AS n FROM query_daily`), "not written before the interval")
+	tasks[0](bg)
 	assert.Equal(t, int64(14), count(t, d, `SELECT sum(searches) AS n FROM query_daily`))
+	c.MaybeFlush(bg, collect)
+	assert.Len(t, tasks, 1, "nothing unwritten: nothing armed")
 }
 
 // failing fails its first n writes.

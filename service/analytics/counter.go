@@ -3,8 +3,11 @@
 // them back for GET /api/apps/:id/analytics (spec 2, Analytics rules).
 //
 // Like service/metering, each instance counts in memory and writes its
-// counts in batches about every 10 s through the request's waitUntil (no Go
-// timers: the worker's Go instance only runs while a request does).
+// counts in batches through the instance's one delayed write
+// (service/writebehind, shared with metering): about every 10 s while
+// busy and within about 10 s of the first unwritten count when traffic
+// stops, armed in the counting request's waitUntil (no Go timers in the
+// Worker). That package's doc says what can still be lost and its bound.
 //
 // Storage is bounded at every step:
 //   - a row's key is the 64-bit xxhash of locale and query (16 hex digits),
@@ -13,7 +16,7 @@
 //     in memory and in D1; further queries add to the app's day row
 //     "overflow", so day totals stay exact;
 //   - one instance holds at most MaxRows rows in memory; past it new queries
-//     also go to the overflow row, and the next request flushes;
+//     also go to the app day's overflow row;
 //   - a flush writes at most FlushBatch rows per D1 batch;
 //   - the nightly job deletes rows past the owner plan's retention.
 //
@@ -33,14 +36,14 @@ import (
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/privacy"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 // Bounds of the counts (see the package doc).
 const (
-	MaxQueriesPerDay  = 1000
-	MaxRows           = 20_000
-	FlushBatch        = 400
-	DefaultFlushEvery = 10 * time.Second
+	MaxQueriesPerDay = 1000
+	MaxRows          = 20_000
+	FlushBatch       = 400
 	// OverflowKey is the qkey of an app day's overflow row.
 	OverflowKey = "overflow"
 )
@@ -93,23 +96,23 @@ type cell struct {
 
 // Counter counts searches of one instance. It is safe for concurrent use.
 type Counter struct {
-	w          Writer
-	now        func() time.Time
-	flushEvery time.Duration
-	onError    func(error)
+	w      Writer
+	now    func() time.Time
+	behind *writebehind.Writer
 
-	mu        sync.Mutex
-	rows      map[rowKey]*cell
-	distinct  map[appDay]int // distinct query rows in rows per app day
-	lastFlush time.Time
+	mu       sync.Mutex
+	rows     map[rowKey]*cell
+	distinct map[appDay]int // distinct query rows in rows per app day
 }
 
 // Config of a Counter.
 type Config struct {
-	Writer     Writer
-	Now        func() time.Time // default time.Now
-	FlushEvery time.Duration    // default DefaultFlushEvery
-	OnError    func(error)      // told about failed scheduled flushes
+	Writer Writer
+	Now    func() time.Time // default time.Now
+	// WriteBehind is the instance's one delayed write (the worker shares
+	// one with metering); New adds the Counter's Flush to it. Nil: a
+	// private one with Go timers and the 10 s interval (native processes).
+	WriteBehind *writebehind.Writer
 }
 
 // New returns a Counter over cfg.Writer.
@@ -120,11 +123,16 @@ func New(cfg Config) (*Counter, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.FlushEvery <= 0 {
-		cfg.FlushEvery = DefaultFlushEvery
+	behind := cfg.WriteBehind
+	if behind == nil {
+		var err error
+		if behind, err = writebehind.New(writebehind.NewConfig().WithClock(cfg.Now)); err != nil {
+			return nil, err
+		}
 	}
-	return &Counter{w: cfg.Writer, now: cfg.Now, flushEvery: cfg.FlushEvery, onError: cfg.OnError,
-		rows: map[rowKey]*cell{}, distinct: map[appDay]int{}}, nil
+	k := &Counter{w: cfg.Writer, now: cfg.Now, behind: behind, rows: map[rowKey]*cell{}, distinct: map[appDay]int{}}
+	behind.Add(k.Flush)
+	return k, nil
 }
 
 // Counted reports whether searches of c are counted: keyed callers with an
@@ -165,31 +173,17 @@ func (k *Counter) Record(c access.Caller, locale, typed, query string, miss bool
 	}
 }
 
-// MaybeFlush schedules a flush through run when there are counts and the
-// last flush was scheduled at least the flush interval ago, or at once when
-// the instance's row cap is reached. Call it after Record. A nil run
-// flushes inline.
-func (k *Counter) MaybeFlush(ctx context.Context, run metering.Runner) {
-	now := k.now()
+// MaybeFlush makes sure the instance's delayed write is armed when there
+// are unwritten counts (service/writebehind: the wait and the write run
+// through run, the request's waitUntil). Call it after Record. A nil run
+// waits and writes inline.
+func (k *Counter) MaybeFlush(ctx context.Context, run writebehind.Runner) {
 	k.mu.Lock()
-	due := len(k.rows) > 0 && (k.lastFlush.IsZero() || now.Sub(k.lastFlush) >= k.flushEvery || len(k.rows) >= MaxRows)
-	if due {
-		k.lastFlush = now
-	}
+	due := len(k.rows) > 0
 	k.mu.Unlock()
-	if !due {
-		return
+	if due {
+		k.behind.Arm(ctx, run)
 	}
-	fn := func(ctx context.Context) {
-		if err := k.Flush(ctx); err != nil && k.onError != nil {
-			k.onError(err)
-		}
-	}
-	if run == nil {
-		fn(ctx)
-		return
-	}
-	run(ctx, fn)
 }
 
 // Flush writes every count of the instance in batches of FlushBatch rows.

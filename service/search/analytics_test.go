@@ -3,12 +3,14 @@ package search
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/analytics"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 // rowsWriter keeps what a flush writes.
@@ -25,7 +27,13 @@ func (w *rowsWriter) AddRows(_ context.Context, rows []analytics.Row) error {
 func TestAnalyticsCounts(t *testing.T) {
 	s, meter, _ := meteredService(t, meaning{})
 	w := &rowsWriter{}
-	counter, err := analytics.New(analytics.Config{Writer: w})
+	// Writes at once (a timer that has always ended): this test is about
+	// what is counted, service/analytics about when it is written.
+	wb, err := writebehind.New(writebehind.NewConfig().WithTimer(func(time.Duration) func(context.Context) error {
+		return func(context.Context) error { return nil }
+	}))
+	require.NoError(t, err)
+	counter, err := analytics.New(analytics.Config{Writer: w, WriteBehind: wb})
 	require.NoError(t, err)
 	s.cfg.Analytics = counter
 	dev := access.Caller{Dev: true, KeyID: "dev_1", Kind: "publishable"}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/emojisearch/emojisearch/engine"
@@ -86,7 +87,11 @@ type Config struct {
 	// Background runs work after the response (waitUntil); nil runs it
 	// inline.
 	Background func(ctx context.Context, fn func(context.Context))
-	Now        func() time.Time
+	// Prefetch lists locales whose packs the instance's first search
+	// loads in its waitUntil (the Worker's en and tr, which are not built
+	// in: packs/dist).
+	Prefetch []string
+	Now      func() time.Time
 }
 
 // Meter is the part of service/metering the search route uses.
@@ -103,7 +108,10 @@ type Analytics interface {
 }
 
 // Service answers GET /v1/search.
-type Service struct{ cfg Config }
+type Service struct {
+	cfg        Config
+	prefetched sync.Once
+}
 
 // New returns the search service.
 func New(cfg Config) *Service {
@@ -114,6 +122,17 @@ func New(cfg Config) *Service {
 		cfg.Background = func(ctx context.Context, fn func(context.Context)) { fn(ctx) }
 	}
 	return &Service{cfg: cfg}
+}
+
+// prefetch warms the Prefetch locales once per instance, in the first
+// search's waitUntil.
+func (s *Service) prefetch(ctx context.Context) {
+	if len(s.cfg.Prefetch) == 0 {
+		return
+	}
+	s.prefetched.Do(func() {
+		s.cfg.Background(ctx, func(ctx context.Context) { s.cfg.Packs.Prefetch(ctx, s.cfg.Prefetch...) })
+	})
 }
 
 // Item is a result item of spec 1.
@@ -157,6 +176,10 @@ const (
 // answers that are neither cached nor counted (spec 1 States, Metering).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.cfg.Now()
+	// After the answer, so the prefetch only loads what this request did
+	// not (two requests loading one file would each fetch it: no lock is
+	// shared across requests, PROTOCOL.md rule 2).
+	defer s.prefetch(r.Context())
 	p, err := ParseParams(r.URL.Query())
 	if err != nil {
 		httpx.Error(w, http.StatusBadRequest, err.Error())

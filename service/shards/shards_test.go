@@ -83,9 +83,7 @@ func (b *dirBucket) Delete(_ context.Context, keys ...string) error {
 // tier only: no embedding backend in unit tests).
 func aliasSearch(t *testing.T) *search.Service {
 	t.Helper()
-	builtin, err := dist.Builtin()
-	require.NoError(t, err)
-	packs, err := search.NewPacks(builtin, distFiles{})
+	packs, err := search.NewPacks(nil, distFiles{})
 	require.NoError(t, err)
 	return search.New(search.Config{PackVersion: dist.Version, Model: "glove-cldr@100", DataHash: "h", Packs: packs})
 }

@@ -64,14 +64,19 @@ func main() {
 		os.Exit(1)
 	}
 	ai, err := localAI(*aiPath, *aiPort, *aiAlias)
+	if err == nil {
+		err = run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai, vars)
+	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hostsim:", err)
+		fmt.Fprintln(os.Stderr, oneline(err))
 		os.Exit(1)
 	}
-	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai, vars); err != nil {
-		fmt.Fprintln(os.Stderr, "hostsim:", err)
-		os.Exit(1)
-	}
+}
+
+// oneline is err as the command prints it: one "hostsim: " prefix in
+// front, whichever layer (the library prefixes its own errors) added it.
+func oneline(err error) string {
+	return "hostsim: " + strings.ReplaceAll(err.Error(), "hostsim: ", "")
 }
 
 // runProgram runs a plain Go js/wasm program to its end with the host's
