@@ -43,6 +43,10 @@ for dir in packs/dist/*/; do
   fi
 done
 
+# The hosted sets mapping (packs/cmd/setmap), read by /v1/sets/.
+mkdir -p "$out/assets/sets"
+cp packs/sets/sets.json "$out/assets/sets/"
+
 go build "${flags[@]}" -o "$out/bin/hostsim" ./hostsim/cmd/hostsim
 
 for variant in worker worker-diag; do

@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.5.0
-	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/stretchr/testify v1.11.1
 	github.com/syumai/workers v0.33.0
 	github.com/tetratelabs/wazero v1.12.0

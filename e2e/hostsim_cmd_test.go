@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func serveCmd(t *testing.T, state string, port int) (*exec.Cmd, *bytes.Buffer) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
-	eventually(t, 20*time.Second, func() bool {
+	eventually(t, 90*time.Second, func() bool { // a fresh state compiles the module: slow on a busy machine
 		res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/v1/health", port))
 		if err != nil {
 			return false
@@ -84,4 +85,53 @@ func TestHostsimServeStopsCleanlyAndKeepsData(t *testing.T) {
 	_, _ = b.ReadFrom(res.Body)
 	res.Body.Close()
 	assert.Contains(t, b.String(), `"v":"row"`, out.String())
+}
+
+// hostsim says in its log when it starts on fresh state, and where: a new
+// state folder, and a store that went missing from an existing one.
+func TestHostsimServeSaysWhenStateIsFresh(t *testing.T) {
+	if tgt.name != "hostsim" {
+		t.Skip("a hostsim command test")
+	}
+	state := filepath.Join(t.TempDir(), "state")
+	port, err := freePort()
+	require.NoError(t, err)
+	cmd, out := serveCmd(t, state, port)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), out.String())
+	assert.Contains(t, out.String(), "hostsim: no state folder "+state+": creating it")
+	assert.Contains(t, out.String(), "hostsim: D1 DB: no stored data at "+filepath.Join(state, "d1"))
+
+	cmd, out = serveCmd(t, state, port)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), out.String())
+	assert.NotContains(t, out.String(), "starting fresh", "a restart reuses the state")
+
+	require.NoError(t, os.RemoveAll(filepath.Join(state, "d1")))
+	cmd, out = serveCmd(t, state, port)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), out.String())
+	assert.Contains(t, out.String(), "hostsim: D1 DB: no stored data at "+filepath.Join(state, "d1"))
+	assert.NotContains(t, out.String(), "KV KV: no stored data", "only the missing store is fresh")
+}
+
+// Start-up errors carry one "hostsim:" prefix.
+func TestHostsimErrorsCarryOnePrefix(t *testing.T) {
+	if tgt.name != "hostsim" {
+		t.Skip("a hostsim command test")
+	}
+	for _, args := range [][]string{
+		{"--config", filepath.Join(t.TempDir(), "missing.toml")},
+		{"--config", filepath.Join(repoRoot(), "wrangler.toml"), "--rate-limit-scale", "0"},
+		{"--config", filepath.Join(repoRoot(), "wrangler.toml"), "--wasm", filepath.Join(t.TempDir(), "none.wasm")},
+	} {
+		cmd := exec.Command(filepath.Join(repoRoot(), "build", "bin", "hostsim"),
+			append([]string{"serve", "--state", t.TempDir(), "--port", "0"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		require.Error(t, err, "%v", args)
+		last := strings.TrimSpace(string(out))
+		last = last[strings.LastIndex(last, "\n")+1:]
+		assert.True(t, strings.HasPrefix(last, "hostsim: "), "%v: %s", args, last)
+		assert.Equal(t, 1, strings.Count(last, "hostsim:"), "%v: %s", args, last)
+	}
 }

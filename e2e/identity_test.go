@@ -38,5 +38,6 @@ func workerVars() map[string]string {
 		"CLERK_SECRET_KEY":         authtest.FakeSecretKey,
 		"CLERK_API_URL":            clerk.URL,
 		"WEBSITE_ORIGINS":          websiteOrigin,
+		"SETS_UPSTREAM":            setsUpstream().URL + "/",
 	}
 }

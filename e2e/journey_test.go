@@ -97,7 +97,7 @@ func TestUserJourney(t *testing.T) {
 	assert.Contains(t, refused.JSON(t)["error"], "origin")
 	assert.NotContains(t, string(refused.Body), full, "the key is never echoed")
 
-	// Counts are written about every 10 s, on a later metered call.
+	// Counts are written within about 10 s (service/writebehind).
 	eventually(t, 40*time.Second, func() bool {
 		search(origin)
 		usage := u.api(t, "GET", "/api/apps/"+appID+"/usage", nil)

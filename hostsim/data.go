@@ -28,7 +28,9 @@ func (s *Simulator) openDataBindings(ctx context.Context) ([]namedBinding, error
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		db, err := d1.Open(filepath.Join(dir, safeName(spec.LocalID())+".sqlite"))
+		file := filepath.Join(dir, safeName(spec.LocalID())+".sqlite")
+		s.freshStore("D1 "+spec.Binding, file)
+		db, err := d1.Open(file)
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: D1 %s: %w", spec.Binding, err)
 		}
@@ -45,7 +47,9 @@ func (s *Simulator) openDataBindings(ctx context.Context) ([]namedBinding, error
 		out = append(out, namedBinding{spec.Binding, func(r binding.Realm) *jsrt.Object { return r.D1(db) }})
 	}
 	for _, spec := range s.wcfg.R2Buckets {
-		b, err := r2.Open(filepath.Join(s.cfg.stateDir, "r2", safeName(firstNonEmpty(spec.BucketName, spec.Binding))))
+		dir := filepath.Join(s.cfg.stateDir, "r2", safeName(firstNonEmpty(spec.BucketName, spec.Binding)))
+		s.freshStore("R2 "+spec.Binding, dir)
+		b, err := r2.Open(dir)
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: R2 %s: %w", spec.Binding, err)
 		}

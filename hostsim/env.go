@@ -32,7 +32,9 @@ func (s *Simulator) openBindings(ctx context.Context) (func(*jsrt.Runtime, *weba
 	var binds []bind
 
 	for _, ns := range w.KVNamespaces {
-		store, err := kv.Open(filepath.Join(state, "kv", safeName(firstNonEmpty(ns.ID, ns.Binding))))
+		dir := filepath.Join(state, "kv", safeName(firstNonEmpty(ns.ID, ns.Binding)))
+		s.freshStore("KV "+ns.Binding, dir)
+		store, err := kv.Open(dir)
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: KV %s: %w", ns.Binding, err)
 		}
@@ -68,6 +70,7 @@ func (s *Simulator) openBindings(ctx context.Context) (func(*jsrt.Runtime, *weba
 		binds = append(binds, bind{b.name, b.make})
 	}
 
+	s.freshStore("Cache API", filepath.Join(state, "cache"))
 	caches, err := cache.Open(filepath.Join(state, "cache"))
 	if err != nil {
 		return nil, fmt.Errorf("hostsim: Cache API: %w", err)

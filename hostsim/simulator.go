@@ -77,8 +77,11 @@ func New(ctx context.Context, cfg Config) (*Simulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hostsim: reading module: %w", err)
 	}
+	if !exists(cfg.stateDir) {
+		fmt.Fprintf(cfg.stderr, "hostsim: no state folder %s: creating it, every binding starts fresh\n", absPath(cfg.stateDir))
+	}
 	if err := os.MkdirAll(cfg.stateDir, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("hostsim: state folder: %w", err)
 	}
 	cacheDir := cfg.cacheDir
 	if cacheDir == "" {
@@ -260,4 +263,25 @@ func parseInt(s string) (int64, error) {
 	var n int64
 	_, err := fmt.Sscan(s, &n)
 	return n, err
+}
+
+// freshStore logs, before a binding opens its store at path, that the
+// store is not there and starts empty: an operator whose state folder lost
+// a sub-folder sees it in the log, not only in missing data.
+func (s *Simulator) freshStore(what, path string) {
+	if !exists(path) {
+		fmt.Fprintf(s.cfg.stderr, "hostsim: %s: no stored data at %s: starting fresh\n", what, absPath(path))
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
@@ -40,18 +41,21 @@ func main() {
 	cfg.Semantic = embedder != nil
 	var meter *metering.Meter
 	var custom *customemoji.Index
+	writer := newWriteBehind()
 	if db, err := openStore("DB"); err != nil {
 		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
-		if guard, m, err := newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		if guard, m, err := newAccess(repo, writer, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		} else {
 			cfg.Guard, meter = guard.Wrap, m
 			extraRoutes = append(extraRoutes, newCustom(db, guard, cfg.PackVersion, custom.Forget))
 		}
-		scheduledJobs[nightlyCron] = nightly(repo, meter)
+		searchAnalytics = newAnalytics(db, writer)
+		nightlyJobs = append(nightlyJobs, nightlyAnalytics(db))
+		scheduledJobs[nightlyCron] = nightly(repo, writer)
 		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
@@ -66,7 +70,11 @@ func main() {
 		cfg.Search = searchSvc
 		cfg.Reactions = newReactions(cfg.PackVersion, cfg.Model, packs, tier, meter, custom)
 		cfg.Classify = newClassify(cfg.Model, embedURL, embedToken, packs, tier, meter)
+		if db, err := openStore("DB"); err == nil {
+			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
+		}
 	}
+	extraRoutes = append(extraRoutes, shardRoutes, setRoutes)
 	svc := api.New(cfg, extraRoutes...)
 	jsbridge.Serve(svc, scheduled)
 }
@@ -81,16 +89,22 @@ var scheduledJobs = map[string]func(ctx context.Context, at time.Time) error{}
 // nightlyCron is wrangler.toml's daily trigger.
 const nightlyCron = "17 3 * * *"
 
-// nightly writes the meter's counts and drops waitlist entries whose
-// first sign-up is over 12 months old (spec 2 Limits).
-func nightly(repo *accounts.Repo, meter *metering.Meter) func(ctx context.Context, at time.Time) error {
+// nightlyJobs run after the nightly's own work, each whatever the others
+// did (analytics retention, the shard build).
+var nightlyJobs []func(ctx context.Context, at time.Time) error
+
+// nightly writes every in-memory count (the write-behind's sources: meter
+// and analytics), drops waitlist entries whose first sign-up is over 12
+// months old (spec 2 Limits) and runs nightlyJobs.
+func nightly(repo *accounts.Repo, writer *writebehind.Writer) func(ctx context.Context, at time.Time) error {
 	return func(ctx context.Context, at time.Time) error {
-		var errs []error
-		if meter != nil {
-			errs = append(errs, meter.Flush(ctx))
-		}
+		errs := []error{writer.Flush(ctx)}
 		_, err := repo.PruneWaitlist(ctx, at.AddDate(-1, 0, 0))
-		return errors.Join(append(errs, err)...)
+		errs = append(errs, err)
+		for _, job := range nightlyJobs {
+			errs = append(errs, job(ctx, at))
+		}
+		return errors.Join(errs...)
 	}
 }
 

@@ -21,21 +21,18 @@ import (
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
 )
 
-// newSearch wires /v1/search to the platform: built-in en/tr packs, other
-// locales from the static assets, the meaning tier (when an embedding
+// newSearch wires /v1/search to the platform: every locale's packs from
+// the static assets (none built in, packs/dist says why; the first search
+// warms en and tr in its waitUntil), the meaning tier (when an embedding
 // backend is bound), the edge cache, waitUntil.
 // The packs and the meaning tier are returned for the other routes that
 // rank emoji (reactions, images), so an instance holds them once.
 func newSearch(packVersion, model string, embedder meaning.Embedder, meter *metering.Meter, custom *customemoji.Index) (*search.Service, *search.Packs, *meaning.Tier, error) {
-	builtin, err := dist.Builtin()
-	if err != nil {
-		return nil, nil, nil, err
-	}
 	hash, err := dist.DataHash()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	packs, err := search.NewPacks(builtin, assetPacks{version: packVersion})
+	packs, err := search.NewPacks(nil, assetPacks{version: packVersion})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -47,6 +44,7 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 		Cache:       edgeCache{},
 		Cultures:    search.NewCultures(assetCultures{version: packVersion}),
 		Background:  jsbridge.WaitUntil,
+		Prefetch:    search.BuiltinLocales,
 		Now:         func() time.Time { return time.Now().Add(clockOffset()) },
 	}
 	if meter != nil {
@@ -54,6 +52,9 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 	}
 	if custom != nil {
 		cfg.Custom = custom
+	}
+	if searchAnalytics != nil {
+		cfg.Analytics = searchAnalytics
 	}
 	var tier *meaning.Tier
 	if embedder != nil {

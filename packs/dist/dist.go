@@ -1,10 +1,17 @@
-// Package dist embeds the built-in locales (en and tr, spec 1 Locale rules
-// 4) of the pack version the Worker serves, as pre-normalised binary
-// indexes, so those locales answer from the first request with no I/O and
-// about a millisecond of loading. Other locales load from the static assets,
-// and so do the related words of the English extension pack
-// (index.en.related.bin, kept out of index.en.bin so the module stays
-// under the Free plan's 3 MB gzip).
+// Package dist names the pack version the Worker serves and embeds what
+// the shared cache key needs of it (the manifest's hash and the vector
+// files' sums). The packs themselves live under <Version>/ and reach the
+// Worker through the static assets (build.sh copies them to /v1/pack/).
+//
+// Why no index is built in (spec 1 Locale rules 4 builds en and tr in): the
+// two indexes cost the module about 290 KB gzip, and with them the Worker
+// did not leave room under the Free plan's 3 MiB for the features still to
+// come (issue 17; BENCHMARKS.md, "Issue 17"). They load from the assets
+// like every other locale instead (about a millisecond to decode once
+// read), and the instance's first search warms both in its waitUntil
+// (search.Config.Prefetch), so only an instance's very first search waits
+// for the English index. Building them in again is one go:embed line and
+// a map for search.NewPacks.
 package dist
 
 import (
@@ -20,22 +27,8 @@ import (
 // PACK_VERSION names the same version.
 const Version = "e17c48r2"
 
-//go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin e17c48r2/vectors.*.sums.json
+//go:embed e17c48r2/manifest.json e17c48r2/vectors.*.sums.json
 var files embed.FS
-
-// Builtin returns the built-in index files keyed by file name. The bytes
-// are the embedded ones: the engine reads them in place and never writes.
-func Builtin() (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, name := range []string{"index.en.bin", "index.tr.bin"} {
-		b, err := files.ReadFile(path.Join(Version, name))
-		if err != nil {
-			return nil, err
-		}
-		out[name] = b
-	}
-	return out, nil
-}
 
 // DataHash identifies every data file the service answers from: the
 // manifest's content hash of the pack files and indexes of Version, and the

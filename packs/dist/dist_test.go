@@ -12,10 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestBuiltin(t *testing.T) {
-	files, err := Builtin()
-	require.NoError(t, err)
-	assert.Len(t, files, 2)
+func TestDataHash(t *testing.T) {
 	hash, err := DataHash()
 	require.NoError(t, err)
 	assert.Len(t, hash, 64)

@@ -381,7 +381,7 @@ func fill(t *testing.T, db store.DB, a Account, ap App, other Account, tag strin
 	stmts := []store.Stmt{
 		store.Q("INSERT INTO api_keys (id, app_id, kind, hash, hint, created_at) VALUES (?, ?, 'secret', ?, 'sk_live_x', 1)", "key_"+tag, ap.ID, "hash_"+tag),
 		store.Q("INSERT INTO usage_monthly (app_id, period, metric, count) VALUES (?, '2026-11', 'semantic_calls', 3)", ap.ID),
-		store.Q("INSERT INTO query_daily (app_id, day, query, searches, misses) VALUES (?, '2026-11-20', 'cat', 3, 1)", ap.ID),
+		store.Q("INSERT INTO query_daily (app_id, day, qkey, query, searches, misses) VALUES (?, '2026-11-20', '00000000000000ca', 'cat', 3, 1)", ap.ID),
 		store.Q("INSERT INTO tenants (id, app_id, external_id, created_at) VALUES (?, ?, 'cust-1', 1)", "ten_"+tag, ap.ID),
 		store.Q(`INSERT INTO custom_emoji (id, app_id, tenant_id, scope, shortcode, image_key, content_type, source, bytes, created_at)
 			VALUES (?, ?, ?, ?, 'party', ?, 'image/png', 'upload', 10, 1)`, "emo_"+tag, ap.ID, "ten_"+tag, "ten_"+tag, "custom/"+ap.ID+"/ten_"+tag+"/emo.png"),

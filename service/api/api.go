@@ -77,6 +77,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	httpx.CORS(httpx.HTTPSOnly(s.router)).ServeHTTP(w, r)
 }
 
+// Routes lists the route patterns the service answers.
+func (s *Service) Routes() []string { return s.router.Patterns() }
+
 // health answers GET /v1/health (spec 1, Health response). It is never
 // cached so monitors see the instance as it is.
 func (s *Service) health(w http.ResponseWriter, _ *http.Request) {

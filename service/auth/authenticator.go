@@ -4,15 +4,12 @@ import (
 	"net"
 	"net/http"
 	"strings"
-
-	"github.com/golang-jwt/jwt/v5"
 )
 
 // Authenticator tells who a dashboard request speaks for. It is safe for
 // concurrent use.
 type Authenticator struct {
-	s      settings
-	parser *jwt.Parser
+	s settings
 }
 
 // NewAuthenticator checks cfg and reports every problem in one error. A
@@ -22,7 +19,7 @@ func NewAuthenticator(cfg Config) (*Authenticator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Authenticator{s: s, parser: newParser(s)}, nil
+	return &Authenticator{s: s}, nil
 }
 
 // Configured reports whether a Clerk public key is set.

@@ -1,12 +1,16 @@
 package auth
 
 import (
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"slices"
-
-	"github.com/golang-jwt/jwt/v5"
+	"strings"
+	"time"
 )
 
 // maxTokenLen bounds what is parsed before the signature is checked;
@@ -16,8 +20,12 @@ const maxTokenLen = 16 << 10
 // sessionClaims are the claims of a Clerk session token (v2) that the
 // dashboard reads, with the custom session claims of spec 2.
 type sessionClaims struct {
-	jwt.RegisteredClaims
-	AuthorizedParty string `json:"azp"`
+	Issuer          string   `json:"iss"`
+	Subject         string   `json:"sub"`
+	ExpiresAt       *float64 `json:"exp"` // NumericDate: seconds, may have a fraction
+	NotBefore       *float64 `json:"nbf"`
+	IssuedAt        *float64 `json:"iat"`
+	AuthorizedParty string   `json:"azp"`
 	// Status is v2's sts: "active", or "pending" while the user still
 	// has session tasks, which Clerk treats as signed out.
 	Status        string   `json:"sts"`
@@ -52,6 +60,13 @@ func unauthorized(reason string) error {
 // future), iss, azp in the authorized parties, sub present, session not
 // pending. Every failure is ErrUnauthorized; ErrUnconfigured when no key
 // is configured.
+//
+// It is written out here rather than taken from a JWT library: the Worker
+// needs one algorithm, and a general library registers every algorithm
+// (ECDSA, EdDSA and their curves), which cost the module about 100 KB
+// gzip (BENCHMARKS.md, "Issue 17"). The steps, their order and the
+// reasons are those of github.com/golang-jwt/jwt/v5 with strict base64,
+// which verified these tokens before; TestVerify's table holds it to them.
 func (a *Authenticator) Verify(token string) (Identity, error) {
 	if a.s.key == nil {
 		return Identity{}, ErrUnconfigured
@@ -59,20 +74,12 @@ func (a *Authenticator) Verify(token string) (Identity, error) {
 	if len(token) > maxTokenLen {
 		return Identity{}, unauthorized("token too long")
 	}
-	var c sessionClaims
-	tok, err := a.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
-		// WithValidMethods already refuses other algorithms; this keeps
-		// the key from ever reaching another method.
-		if t.Method != jwt.SigningMethodRS256 {
-			return nil, errors.New("not RS256")
-		}
-		return a.s.key, nil
-	})
+	c, err := verifyRS256(token, a.s.key)
 	if err != nil {
-		if tok != nil && !errors.Is(err, jwt.ErrTokenMalformed) && (tok.Method == nil || tok.Method.Alg() != jwt.SigningMethodRS256.Alg()) {
-			return Identity{}, unauthorized("algorithm refused")
-		}
-		return Identity{}, unauthorized(jwtReason(err))
+		return Identity{}, err
+	}
+	if reason := a.checkTimes(c); reason != "" {
+		return Identity{}, unauthorized(reason)
 	}
 	switch {
 	case c.Subject == "":
@@ -95,42 +102,76 @@ func (a *Authenticator) Verify(token string) (Identity, error) {
 		Email:         c.Email,
 		EmailVerified: bool(c.EmailVerified) && c.Email != "",
 		Name:          c.Name,
-		IssuedAtUnix:  c.IssuedAt.Unix(),
+		IssuedAtUnix:  numericTime(*c.IssuedAt).Unix(),
 	}, nil
 }
 
-func newParser(s settings) *jwt.Parser {
-	return jwt.NewParser(
-		jwt.WithValidMethods([]string{jwt.SigningMethodRS256.Alg()}),
-		jwt.WithIssuer(s.issuer),
-		jwt.WithExpirationRequired(),
-		jwt.WithIssuedAt(),
-		jwt.WithLeeway(s.skew),
-		jwt.WithTimeFunc(s.now),
-		jwt.WithStrictDecoding(),
-	)
+// b64 is JWT's base64url without padding, strictly decoded.
+var b64 = base64.RawURLEncoding.Strict()
+
+// verifyRS256 decodes the token and checks its signature: header, then
+// claims, then the algorithm (RS256 only: alg none, HS256 keyed with the
+// public key and every other algorithm are refused), then the signature.
+func verifyRS256(token string, key *rsa.PublicKey) (*sessionClaims, error) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return nil, unauthorized("malformed token")
+	}
+	var header map[string]any
+	if !decodeSegment(parts[0], &header) {
+		return nil, unauthorized("malformed token")
+	}
+	var c sessionClaims
+	if !decodeSegment(parts[1], &c) {
+		return nil, unauthorized("malformed token")
+	}
+	if alg, _ := header["alg"].(string); alg != "RS256" {
+		return nil, unauthorized("algorithm refused")
+	}
+	sig, err := b64.DecodeString(parts[2])
+	if err != nil {
+		return nil, unauthorized("malformed token")
+	}
+	sum := sha256.Sum256([]byte(token[:len(parts[0])+1+len(parts[1])]))
+	if rsa.VerifyPKCS1v15(key, crypto.SHA256, sum[:], sig) != nil {
+		return nil, unauthorized("bad signature")
+	}
+	return &c, nil
 }
 
-// jwtReason names the first failed check of a jwt error, in the order
-// the checks matter.
-func jwtReason(err error) string {
-	for _, r := range []struct {
-		err    error
-		reason string
-	}{
-		{jwt.ErrTokenMalformed, "malformed token"},
-		{jwt.ErrTokenUnverifiable, "algorithm refused"},
-		{jwt.ErrTokenSignatureInvalid, "bad signature"},
-		{jwt.ErrTokenRequiredClaimMissing, "required claim missing"},
-		{jwt.ErrInvalidType, "claim of the wrong type"},
-		{jwt.ErrTokenExpired, "token expired"},
-		{jwt.ErrTokenNotValidYet, "token not valid yet"},
-		{jwt.ErrTokenUsedBeforeIssued, "token issued in the future"},
-		{jwt.ErrTokenInvalidIssuer, "wrong issuer"},
-	} {
-		if errors.Is(err, r.err) {
-			return r.reason
-		}
+// decodeSegment decodes one base64url JSON object into v.
+func decodeSegment(seg string, v any) bool {
+	raw, err := b64.DecodeString(seg)
+	if err != nil {
+		return false
 	}
-	return "token refused"
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	return dec.Decode(v) == nil
+}
+
+// checkTimes applies the registered claims' rules with the clock skew as
+// leeway and names the first failure in the order they matter: a missing
+// required claim (exp, iss), then exp, nbf, iat in the future, iss.
+func (a *Authenticator) checkTimes(c *sessionClaims) string {
+	now, leeway := a.s.now(), a.s.skew
+	switch {
+	case c.ExpiresAt == nil || c.Issuer == "":
+		return "required claim missing"
+	case !now.Before(numericTime(*c.ExpiresAt).Add(leeway)):
+		return "token expired"
+	case c.NotBefore != nil && now.Add(leeway).Before(numericTime(*c.NotBefore)):
+		return "token not valid yet"
+	case c.IssuedAt != nil && now.Add(leeway).Before(numericTime(*c.IssuedAt)):
+		return "token issued in the future"
+	case c.Issuer != a.s.issuer:
+		return "wrong issuer"
+	}
+	return ""
+}
+
+// numericTime is a JWT NumericDate (seconds since the epoch, maybe with a
+// fraction) as a time, truncated to the second as jwt/v5 does.
+func numericTime(f float64) time.Time {
+	sec, frac := math.Modf(f)
+	return time.Unix(int64(sec), int64(frac*1e9)).Truncate(time.Second)
 }

@@ -305,6 +305,7 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/apps/:id/keys", map[string]http.HandlerFunc{http.MethodPost: d.createKey}},
 		{"/api/keys/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchKey, http.MethodDelete: d.revokeKey}},
 		{"/api/apps/:id/usage", map[string]http.HandlerFunc{http.MethodGet: d.appUsage}},
+		{"/api/apps/:id/analytics", map[string]http.HandlerFunc{http.MethodGet: d.appAnalytics}},
 		{"/api/billing", map[string]http.HandlerFunc{http.MethodGet: d.billing}},
 		{"/api/billing/upgrade", map[string]http.HandlerFunc{http.MethodPost: d.upgrade}},
 		{"/api/waitlist", map[string]http.HandlerFunc{http.MethodPost: d.waitlist}},
@@ -321,6 +322,17 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		}
 		r.HandleOther(rt.pattern, func(allow []string) http.Handler { return noStore(methodNotAllowed(allow)) })
 	}
+	// Text that is not UTF-8 (refused by the router): 400 in the
+	// dashboard's error shape.
+	r.HandleInvalid("/api/", func(in httpx.Invalid) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			e := Error{Code: "invalid_request", Message: in.Message, Field: in.Field}
+			if in.Where == "body" {
+				e = Error{Code: "invalid_json", Message: in.Message}
+			}
+			Fail(w, http.StatusBadRequest, e)
+		})
+	})
 	// Any other /api path: 404 in the dashboard's error shape.
 	r.HandleOther("/api/*rest", func([]string) http.Handler {
 		return noStore(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -55,7 +55,7 @@ func (e *env) populate(token string, a accounts.Account, other accounts.Account)
 	}
 	imgs := []string{"custom/" + app + "/_/emo_a_" + token + ".png", "custom/" + app + "/ten_" + token + "/emo_b.png"}
 	_, err := e.db.Batch(bg, []store.Stmt{
-		store.Q("INSERT INTO query_daily (app_id, day, query, searches, misses) VALUES (?, '2026-11-20', 'cat', 3, 1)", app),
+		store.Q("INSERT INTO query_daily (app_id, day, qkey, query, searches, misses) VALUES (?, '2026-11-20', '00000000000000ca', 'cat', 3, 1)", app),
 		store.Q("INSERT INTO tenants (id, app_id, external_id, created_at) VALUES (?, ?, 'cust', 1)", "ten_"+token, app),
 		store.Q(`INSERT INTO custom_emoji (id, app_id, scope, shortcode, image_key, content_type, source, bytes, created_at)
 			VALUES (?, ?, '', 'a', ?, 'image/png', 'upload', 1, 1)`, "emo_a_"+token, app, imgs[0]),

@@ -14,11 +14,22 @@ import (
 // Router matches paths made of literal segments, `:name` parameters and a
 // final `*name` rest parameter. Unlike http.ServeMux it lets the service
 // choose the body of 404 and 405 answers.
+//
+// The router refuses input that is not valid UTF-8 (Invalid) before any
+// route runs, so no handler sees mangled text and no answer to it is
+// cached; HandleInvalid chooses the answer's shape per path prefix.
 type Router struct {
 	routes    []*route
+	invalid   []invalidShape
 	NotFound  http.Handler
 	BadMethod func(allow []string) http.Handler
 	Preflight func(allow []string) http.Handler
+}
+
+// invalidShape answers refused input under a path prefix.
+type invalidShape struct {
+	prefix string
+	answer func(Invalid) http.Handler
 }
 
 type route struct {
@@ -57,6 +68,36 @@ func (r *Router) route(pattern string) *route {
 	return rt
 }
 
+// HandleInvalid answers refused input (see Invalid) of paths under prefix
+// with answer (a surface with its own error shape); the longest prefix
+// wins. Elsewhere the answer is Error's 400.
+func (r *Router) HandleInvalid(prefix string, answer func(Invalid) http.Handler) {
+	r.invalid = append(r.invalid, invalidShape{prefix, answer})
+}
+
+// Patterns lists the registered route patterns, in registration order.
+func (r *Router) Patterns() []string {
+	out := make([]string, len(r.routes))
+	for i, rt := range r.routes {
+		out[i] = "/" + strings.Join(rt.segments, "/")
+	}
+	return out
+}
+
+func (r *Router) refuse(w http.ResponseWriter, req *http.Request, in Invalid) {
+	var best *invalidShape
+	for i, s := range r.invalid {
+		if strings.HasPrefix(req.URL.Path, s.prefix) && (best == nil || len(s.prefix) > len(best.prefix)) {
+			best = &r.invalid[i]
+		}
+	}
+	if best != nil {
+		best.answer(in).ServeHTTP(w, req)
+		return
+	}
+	Error(w, http.StatusBadRequest, in.Message)
+}
+
 // HandleFunc is Handle for a function.
 func (r *Router) HandleFunc(method, pattern string, h func(http.ResponseWriter, *http.Request)) {
 	r.Handle(method, pattern, http.HandlerFunc(h))
@@ -69,6 +110,10 @@ func Param(req *http.Request, name string) string {
 }
 
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if in, bad := checkInput(req); bad {
+		r.refuse(w, req, in)
+		return
+	}
 	path := split(req.URL.EscapedPath())
 	for _, rt := range r.routes {
 		params, ok := match(rt.segments, path)

@@ -2,14 +2,18 @@
 // over its monthly plan limit (spec 1, Limits: Metering).
 //
 // Each instance counts in memory per app, UTC month and metric, and writes
-// its counts through a UsageStore about every 10 s while busy. It keeps a
+// its counts through a UsageStore with the instance's one delayed write
+// (service/writebehind): about every 10 s while busy and within about 10 s
+// of the first unwritten count when traffic stops; that package's doc says
+// what can still be lost and its bound. It keeps a
 // copy of each account's stored total that is at most 60 s old and adds
 // its own unwritten counts, so an account can go slightly over its limit
 // (counts of other instances show within a minute), as the spec allows.
 //
-// There are no Go timers (FACTS.md, one Go instance per isolate): the
-// worker calls MaybeFlush on every request and passes its waitUntil as the
-// Runner. Locks are held only for map work, never across a store call.
+// There are no Go timers in the Worker (FACTS.md, one Go instance per
+// isolate): the handler calls MaybeFlush after Count and passes its
+// waitUntil as the Runner; the write-behind arms a JS timer in that
+// request. Locks are held only for map work, never across a store call.
 //
 // Decisions:
 //   - Counts are never lost or counted twice by this package: a flush swaps
@@ -17,8 +21,9 @@
 //     back when the write fails. A write that fails after the store applied
 //     it (a timeout after the commit) is retried and counted twice; the
 //     store offers no idempotency key to prevent that. Counts still in
-//     memory when the isolate is evicted are lost, which is why MaybeFlush
-//     should run after Count in the same request.
+//     memory when the isolate is evicted are lost (at most one write
+//     interval), which is why MaybeFlush must run after Count in the same
+//     request.
 //   - An account whose plan is unknown, or a metric without a monthly limit,
 //     is never over the limit: a broken row must not degrade a paying
 //     customer's answers.
@@ -37,6 +42,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/plans"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 // Delta is a count to add to one app's monthly usage row.
@@ -58,7 +64,7 @@ type UsageStore interface {
 
 // Runner runs fn after the response, keeping the request alive until fn
 // returns (the worker passes a wrapper around ctx.waitUntil).
-type Runner func(ctx context.Context, fn func(ctx context.Context))
+type Runner = writebehind.Runner
 
 // Defaults of spec 1 (Metering rule 5).
 const (
@@ -79,6 +85,7 @@ type Config struct {
 	flushEvery time.Duration
 	totalTTL   time.Duration
 	onError    func(error)
+	writer     *writebehind.Writer
 }
 
 // NewConfig returns the default configuration over store.
@@ -92,7 +99,17 @@ func (c Config) WithClock(now func() time.Time) Config {
 	return c
 }
 
-// WithFlushEvery sets the least time between two scheduled flushes.
+// WithWriteBehind makes the Meter write through w, the instance's one
+// delayed write shared with other counters; New adds the Meter to it.
+// Without it New makes a private one with Go timers (native processes),
+// from the flush interval, clock and error hook.
+func (c Config) WithWriteBehind(w *writebehind.Writer) Config {
+	c.writer = w
+	return c
+}
+
+// WithFlushEvery sets the least time between two scheduled flushes (of
+// the private write-behind; a shared one has its own interval).
 func (c Config) WithFlushEvery(d time.Duration) Config {
 	c.flushEvery = d
 	return c
@@ -143,8 +160,8 @@ type Meter struct {
 	seq            uint64
 	writesInFlight int
 	lastWriteEvent uint64 // seq of the last write start or end
-	lastFlush      time.Time
 	period         periodCache
+	writer         *writebehind.Writer
 }
 
 type periodCache struct {
@@ -168,15 +185,24 @@ func New(c Config) (*Meter, error) {
 	if c.totalTTL <= 0 {
 		errs = append(errs, fmt.Errorf("metering: total TTL %v is not positive", c.totalTTL))
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	w := c.writer
+	if w == nil && len(errs) == 0 {
+		var err error
+		w, err = writebehind.New(writebehind.NewConfig().WithEvery(c.flushEvery).WithClock(c.now).WithErrorHook(c.onError))
+		errs = append(errs, err)
 	}
-	return &Meter{
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	m := &Meter{
 		store: c.store, now: c.now, flushEvery: c.flushEvery, ttl: c.totalTTL, onError: c.onError,
 		counts:  make(map[appKey]int64),
 		pending: make(map[acctKey]int64),
 		totals:  make(map[acctKey]*total),
-	}, nil
+		writer:  w,
+	}
+	w.Add(m.Flush)
+	return m, nil
 }
 
 // Metered reports whether calls of c count: keyed callers other than
@@ -304,30 +330,18 @@ func (m *Meter) evictTotalsLocked(now time.Time) {
 	}
 }
 
-// MaybeFlush schedules a flush through run when there are counts and the
-// last flush was scheduled at least the flush interval ago. Call it on
-// every metered request, after Count. A nil run flushes inline.
+// MaybeFlush makes sure a write is armed when there are unwritten counts
+// (service/writebehind: at once after a quiet interval, else when the
+// interval since the last write ends; the wait and the write run through
+// run). Call it on every metered request, after Count. A nil run waits and
+// writes inline.
 func (m *Meter) MaybeFlush(ctx context.Context, run Runner) {
-	now := m.now()
 	m.mu.Lock()
-	due := len(m.counts) > 0 && (m.lastFlush.IsZero() || now.Sub(m.lastFlush) >= m.flushEvery)
-	if due {
-		m.lastFlush = now
-	}
+	due := len(m.counts) > 0
 	m.mu.Unlock()
-	if !due {
-		return
+	if due {
+		m.writer.Arm(ctx, run)
 	}
-	fn := func(ctx context.Context) {
-		if err := m.Flush(ctx); err != nil && m.onError != nil {
-			m.onError(err)
-		}
-	}
-	if run == nil {
-		fn(ctx)
-		return
-	}
-	run(ctx, fn)
 }
 
 // Flush writes every count of the instance (shutdown, cron). On an error

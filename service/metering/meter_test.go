@@ -12,6 +12,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/plans"
+	"github.com/emojisearch/emojisearch/service/writebehind"
 )
 
 var (
@@ -26,9 +27,27 @@ func newMeter(t *testing.T) (*Meter, *fakeStore, *fakeClock) {
 	t.Helper()
 	store := newFakeStore()
 	clock := testclock.New(time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC))
-	m, err := New(NewConfig(store).WithClock(clock.Now))
+	m, err := New(NewConfig(store).WithClock(clock.Now).WithWriteBehind(fastWriter(t, clock, nil, nil)))
 	require.NoError(t, err)
 	return m, store, clock
+}
+
+// fastWriter is a write-behind whose timers end at once, moving the clock
+// by their delay; delays, when set, records them.
+func fastWriter(t *testing.T, clock *fakeClock, hook func(error), delays *[]time.Duration) *writebehind.Writer {
+	t.Helper()
+	var mu sync.Mutex
+	timer := func(d time.Duration) func(context.Context) error {
+		if delays != nil {
+			mu.Lock()
+			*delays = append(*delays, d)
+			mu.Unlock()
+		}
+		return func(context.Context) error { clock.Add(d); return nil }
+	}
+	w, err := writebehind.New(writebehind.NewConfig().WithClock(clock.Now).WithTimer(timer).WithErrorHook(hook))
+	require.NoError(t, err)
+	return w
 }
 
 // inline runs a scheduled flush at once.
@@ -178,7 +197,11 @@ func TestTotalReadErrorFailsOpenAndBacksOff(t *testing.T) {
 }
 
 func TestMaybeFlushSchedule(t *testing.T) {
-	m, store, clock := newMeter(t)
+	store := newFakeStore()
+	clock := testclock.New(time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC))
+	var delays []time.Duration
+	m, err := New(NewConfig(store).WithClock(clock.Now).WithWriteBehind(fastWriter(t, clock, nil, &delays)))
+	require.NoError(t, err)
 	ctx := t.Context()
 	scheduled := 0
 	run := func(ctx context.Context, fn func(context.Context)) { scheduled++; fn(ctx) }
@@ -189,15 +212,15 @@ func TestMaybeFlushSchedule(t *testing.T) {
 	m.Count(app1, plans.SemanticCalls)
 	m.MaybeFlush(ctx, run)
 	assert.Equal(t, 1, scheduled, "the first counts of an instance are written at once")
+	assert.Empty(t, delays)
+	assert.Equal(t, int64(1), store.row("app1", "acct1", march, plans.SemanticCalls))
 
 	m.Count(app1, plans.SemanticCalls)
-	clock.Add(9 * time.Second)
+	clock.Add(3 * time.Second)
 	m.MaybeFlush(ctx, run)
-	assert.Equal(t, 1, scheduled, "9 s after the last flush")
-	clock.Add(time.Second)
-	m.MaybeFlush(ctx, run)
-	assert.Equal(t, 2, scheduled, "10 s after the last flush")
-	assert.Equal(t, int64(2), store.row("app1", "acct1", march, plans.SemanticCalls))
+	assert.Equal(t, 2, scheduled)
+	assert.Equal(t, []time.Duration{7 * time.Second}, delays, "written when the interval since the last write ends")
+	assert.Equal(t, int64(2), store.row("app1", "acct1", march, plans.SemanticCalls), "no later request needed")
 
 	clock.Add(time.Hour)
 	m.MaybeFlush(ctx, run)
@@ -206,13 +229,17 @@ func TestMaybeFlushSchedule(t *testing.T) {
 	m.Count(app1, plans.SemanticCalls)
 	m.MaybeFlush(ctx, nil) // no runner: inline
 	assert.Equal(t, int64(3), store.row("app1", "acct1", march, plans.SemanticCalls))
+	assert.Len(t, delays, 1, "after a quiet hour: at once")
 }
 
 func TestFailedWriteMergesBack(t *testing.T) {
-	m, store, clock := newMeter(t)
-	ctx := t.Context()
+	store := newFakeStore()
+	clock := testclock.New(time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC))
 	var hooked []error
-	m.onError = func(err error) { hooked = append(hooked, err) }
+	m, err := New(NewConfig(store).WithClock(clock.Now).WithWriteBehind(
+		fastWriter(t, clock, func(err error) { hooked = append(hooked, err) }, nil)))
+	require.NoError(t, err)
+	ctx := t.Context()
 	store.update(func(s *fakeStore) { s.failWrites = true })
 	for range 3 {
 		m.Count(app1, plans.SemanticCalls)
@@ -220,7 +247,7 @@ func TestFailedWriteMergesBack(t *testing.T) {
 	require.ErrorIs(t, m.Flush(ctx), errDown)
 	m.Count(app1, plans.SemanticCalls)
 	m.MaybeFlush(ctx, inline)
-	assert.Len(t, hooked, 1, "a failed scheduled flush reaches the hook")
+	assert.Len(t, hooked, 2, "a failed scheduled write is retried once; both failures reach the hook")
 	assert.False(t, m.OverLimit(ctx, app1, plans.SemanticCalls))
 	assert.Equal(t, int64(4), m.used(ctx, "acct1", plans.SemanticCalls), "unwritten counts still count locally")
 

@@ -29,8 +29,10 @@ const relatedPart = "en.related"
 // English plus the locale's core and extension packs (spec 1, Locale rules
 // 3). Engines are built from pre-normalised binary indexes (packs/
 // FORMAT.md, "Binary index"), one per locale holding its core and
-// extension phrases, which load in about a millisecond: en and tr are built
-// in, other locales' indexes are read from the static assets on first use.
+// extension phrases, which load in about a millisecond. Indexes given to
+// NewPacks are built in; the others, English included when it is not given,
+// are read from the static assets on first use (the Worker builds none in:
+// packs/dist says why; Prefetch warms them).
 // The English index holds the English extension phrases too, so every
 // locale also sees those (a superset of "English core"), except the related
 // words: they are read from the static assets (RelatedIndex) once per
@@ -44,18 +46,30 @@ type Packs struct {
 	related []byte                    // RelatedIndex, once it has loaded and decoded
 }
 
-// BuiltinLocales are the locales whose packs ship inside the module.
+// BuiltinLocales are the locales whose indexes NewPacks builds in when it
+// is given them (spec 1 Locale rules 4).
 var BuiltinLocales = []string{"en", "tr"}
 
+// englishIndex is the English index's file name; every locale's engine
+// extends English.
+const englishIndex = "index.en.bin"
+
 // NewPacks builds the engines of the built-in locales from their binary
-// indexes keyed by file name ("index.en.bin", "index.tr.bin"). It does no
-// I/O: the related words load on first use.
+// indexes keyed by file name ("index.en.bin", "index.tr.bin"); with none
+// given, every locale, English first, loads from loader on first use. It
+// does no I/O: the related words load on first use too.
 func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
-	enIndex, ok := builtin["index.en.bin"]
-	if !ok {
-		return nil, errors.New("search: the English index must be built in")
-	}
 	p := &Packs{loader: loader, base: map[string]*engine.Engine{}, engines: map[string]*engine.Engine{}}
+	enIndex, ok := builtin[englishIndex]
+	if !ok {
+		if len(builtin) > 0 {
+			return nil, errors.New("search: a built-in locale needs the English index built in too")
+		}
+		if loader == nil {
+			return nil, errors.New("search: no built-in English index and no pack loader")
+		}
+		return p, nil
+	}
 	for _, locale := range BuiltinLocales {
 		files := [][]byte{enIndex}
 		if locale != "en" {
@@ -96,6 +110,15 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 			return nil, fmt.Errorf("search: no pack loader for locale %s", locale)
 		}
 		return base, fmt.Errorf("%w: no pack loader for %s", ErrIncomplete, RelatedIndex)
+	}
+	if english == nil {
+		var err error
+		if english, err = p.loadEnglish(ctx); err != nil {
+			return nil, err
+		}
+		if locale == "en" {
+			base, ok = english, true
+		}
 	}
 	if !ok {
 		idx, err := p.loader.LoadPack(ctx, "index."+locale+".bin")
@@ -146,12 +169,45 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 	return eng, nil
 }
 
-// Emoji returns the emoji of an id from the built-in English index, which
-// holds every emoji (the meaning tier's vector files name emoji by id).
+// loadEnglish reads the English index from the loader (once it has
+// loaded, every later call finds it in base).
+func (p *Packs) loadEnglish(ctx context.Context) (*engine.Engine, error) {
+	idx, err := p.loader.LoadPack(ctx, englishIndex)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.Load(engine.NewConfig(), idx)
+	if err != nil {
+		return nil, fmt.Errorf("search: %s: %w", englishIndex, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if existing, ok := p.base["en"]; ok {
+		return existing, nil // another request won
+	}
+	p.base["en"] = eng
+	return eng, nil
+}
+
+// Prefetch loads the locales' engines (and the related words), so the
+// requests that need them find them ready; run it in the first request's
+// waitUntil. Failures are left for those requests to meet and retry.
+func (p *Packs) Prefetch(ctx context.Context, locales ...string) {
+	for _, l := range locales {
+		_, _ = p.Engine(ctx, l)
+	}
+}
+
+// Emoji returns the emoji of an id from the English index, which holds
+// every emoji (the meaning tier's vector files name emoji by id); false
+// before English has loaded.
 func (p *Packs) Emoji(id string) (string, bool) {
 	p.mu.Lock()
 	english := p.base["en"]
 	p.mu.Unlock()
+	if english == nil {
+		return "", false
+	}
 	e, ok := english.Get(id)
 	return e.Emoji, ok
 }

@@ -211,3 +211,69 @@ func TestRelatedWordsFailAnswersUncached(t *testing.T) {
 	assert.Equal(t, "public, max-age=3600, s-maxage=86400", rec.Header().Get("Cache-Control"))
 	assert.Len(t, cache.m, 1)
 }
+
+// TestPacksNothingBuiltIn is the Worker's setup (packs/dist): English loads
+// from the assets on first use, once, and every locale extends it; a
+// failed English load is not remembered.
+func TestPacksNothingBuiltIn(t *testing.T) {
+	l := newFaultLoader(t)
+	p, err := NewPacks(nil, l)
+	require.NoError(t, err)
+	_, ok := p.Emoji("1F602")
+	assert.False(t, ok, "no emoji before English has loaded")
+
+	l.set(func(l *faultLoader) { l.fail["index.en.bin"] = true })
+	eng, err := p.Engine(t.Context(), "tr")
+	require.Error(t, err)
+	assert.Nil(t, eng)
+
+	l.set(func(l *faultLoader) { l.fail = map[string]bool{} })
+	for _, loc := range []string{"tr", "en", "fr", "tr"} {
+		found, err := hasRelatedWord(t, p, loc)
+		require.NoError(t, err, loc)
+		assert.True(t, found, loc)
+	}
+	assert.Equal(t, 2, l.count("index.en.bin"), "one failed load, then once")
+	assert.Equal(t, 1, l.count("index.tr.bin"))
+	emoji, ok := p.Emoji("1F602")
+	assert.True(t, ok)
+	assert.Equal(t, "😂", emoji)
+
+	// The same answers as with English and Turkish built in.
+	built := newPacks(t, newFaultLoader(t))
+	for _, loc := range []string{"en", "tr"} {
+		a, err := p.Engine(t.Context(), loc)
+		require.NoError(t, err)
+		b, err := built.Engine(t.Context(), loc)
+		require.NoError(t, err)
+		for _, q := range []string{"cat", "kedi", "frosty", "mutlu", "party popper"} {
+			opts := engine.Options{Limit: 10, Locale: loc}
+			assert.Equal(t, b.Search(q, opts).Results, a.Search(q, opts).Results, "%s %q", loc, q)
+		}
+	}
+
+	_, err = NewPacks(map[string][]byte{"index.tr.bin": nil}, l)
+	assert.Error(t, err, "Turkish built in needs English built in")
+	_, err = NewPacks(nil, nil)
+	assert.Error(t, err)
+}
+
+// TestPrefetch: the first search warms the configured locales in its
+// waitUntil, once per instance, after its own answer.
+func TestPrefetch(t *testing.T) {
+	l := newFaultLoader(t)
+	p, err := NewPacks(nil, l)
+	require.NoError(t, err)
+	var tasks []func(context.Context)
+	s := New(Config{PackVersion: version(t), DataHash: "h", Packs: p, Prefetch: []string{"en", "tr"},
+		Background: func(ctx context.Context, fn func(context.Context)) { tasks = append(tasks, fn) }})
+	rec, _ := get(t, s, "q=cat")
+	require.Equal(t, 200, rec.Code)
+	assert.Zero(t, l.count("index.tr.bin"), "not before the answer")
+	require.Len(t, tasks, 1)
+	tasks[0](t.Context())
+	assert.Equal(t, 1, l.count("index.en.bin"), "the request loaded English; the prefetch found it")
+	assert.Equal(t, 1, l.count("index.tr.bin"))
+	get(t, s, "q=dog")
+	assert.Len(t, tasks, 1, "once per instance")
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/emojisearch/emojisearch/engine"
@@ -80,10 +81,17 @@ type Config struct {
 	// Meter counts keyed calls and knows when an account is over its plan
 	// limit (service/metering); nil meters nothing.
 	Meter Meter
+	// Analytics counts keyed searches per app, day and query
+	// (service/analytics); nil counts nothing.
+	Analytics Analytics
 	// Background runs work after the response (waitUntil); nil runs it
 	// inline.
 	Background func(ctx context.Context, fn func(context.Context))
-	Now        func() time.Time
+	// Prefetch lists locales whose packs the instance's first search
+	// loads in its waitUntil (the Worker's en and tr, which are not built
+	// in: packs/dist).
+	Prefetch []string
+	Now      func() time.Time
 }
 
 // Meter is the part of service/metering the search route uses.
@@ -93,8 +101,17 @@ type Meter interface {
 	MaybeFlush(ctx context.Context, run metering.Runner)
 }
 
+// Analytics is the part of service/analytics the search route uses.
+type Analytics interface {
+	Record(c access.Caller, locale, typed, query string, miss bool)
+	MaybeFlush(ctx context.Context, run metering.Runner)
+}
+
 // Service answers GET /v1/search.
-type Service struct{ cfg Config }
+type Service struct {
+	cfg        Config
+	prefetched sync.Once
+}
 
 // New returns the search service.
 func New(cfg Config) *Service {
@@ -105,6 +122,17 @@ func New(cfg Config) *Service {
 		cfg.Background = func(ctx context.Context, fn func(context.Context)) { fn(ctx) }
 	}
 	return &Service{cfg: cfg}
+}
+
+// prefetch warms the Prefetch locales once per instance, in the first
+// search's waitUntil.
+func (s *Service) prefetch(ctx context.Context) {
+	if len(s.cfg.Prefetch) == 0 {
+		return
+	}
+	s.prefetched.Do(func() {
+		s.cfg.Background(ctx, func(ctx context.Context) { s.cfg.Packs.Prefetch(ctx, s.cfg.Prefetch...) })
+	})
 }
 
 // Item is a result item of spec 1.
@@ -148,6 +176,10 @@ const (
 // answers that are neither cached nor counted (spec 1 States, Metering).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.cfg.Now()
+	// After the answer, so the prefetch only loads what this request did
+	// not (two requests loading one file would each fetch it: no lock is
+	// shared across requests, PROTOCOL.md rule 2).
+	defer s.prefetch(r.Context())
 	p, err := ParseParams(r.URL.Query())
 	if err != nil {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
@@ -167,6 +199,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mergeCustom(r, caller, p, &res)
 	s.applyCulture(ctx, p, &res.Response)
+	if s.cfg.Analytics != nil && metering.Metered(caller) {
+		// Every keyed answer counts: cache hits, over-limit and degraded.
+		s.cfg.Analytics.Record(caller, p.Locale, p.Query, res.Query, len(res.Results) == 0)
+		s.cfg.Analytics.MaybeFlush(ctx, metering.Runner(s.cfg.Background))
+	}
 	h := w.Header()
 	switch {
 	case res.cacheControl != "":

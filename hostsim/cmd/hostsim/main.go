@@ -3,6 +3,7 @@
 //
 //	hostsim serve [--port 8787] [--state .hostsim] [--config wrangler.toml] [--env NAME]
 //	              [--rate-limit-scale N] [--no-crons] [--quiet] [--wasm PATH]
+//	              [--sets-dir packs/.sets/upstream] [--sets-upstream URL]
 //	hostsim run FILE.wasm [args...]
 //
 // `run` executes a plain Go js/wasm program (not a Worker) with the host's
@@ -55,19 +56,30 @@ func main() {
 	visionPath := fs.String("vision-model", "", "bind [ai]'s vision model to this artwork index (default: packs/models/emoji-vision.noto.evis beside wrangler.toml, when there; \"none\": no vision model)")
 	aiPort := fs.Int("ai-port", 0, "also serve the bound models as the Workers AI REST API on 127.0.0.1:N")
 	aiAlias := fs.String("ai-alias", "", "more model names the embedding model answers to, comma-separated")
+	setsDir := fs.String("sets-dir", DefaultSetsDir, "serve this folder as the local emoji sets upstream (SETS_UPSTREAM)")
+	setsURL := fs.String("sets-upstream", "", "point SETS_UPSTREAM here instead of serving --sets-dir")
 	vars := varFlag{}
 	fs.Var(vars, "var", "NAME:VALUE: a var or secret over wrangler.toml and .dev.vars, as wrangler dev --var (repeatable)")
 	_ = fs.Parse(os.Args[2:])
 
-	ai, err := localAI(filepath.Dir(*config), *aiPath, *visionPath, *aiPort, *aiAlias)
+	err := setsUpstream(*setsDir, *setsURL, vars)
+	var ai hostsim.AIModel
+	if err == nil {
+		ai, err = localAI(filepath.Dir(*config), *aiPath, *visionPath, *aiPort, *aiAlias)
+	}
+	if err == nil {
+		err = run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai, vars)
+	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hostsim:", err)
+		fmt.Fprintln(os.Stderr, oneline(err))
 		os.Exit(1)
 	}
-	if err := run(*port, *state, *config, *env, *wasm, *scale, !*noCrons, *quiet, ai, vars); err != nil {
-		fmt.Fprintln(os.Stderr, "hostsim:", err)
-		os.Exit(1)
-	}
+}
+
+// oneline is err as the command prints it: one "hostsim: " prefix in
+// front, whichever layer (the library prefixes its own errors) added it.
+func oneline(err error) string {
+	return "hostsim: " + strings.ReplaceAll(err.Error(), "hostsim: ", "")
 }
 
 // runProgram runs a plain Go js/wasm program to its end with the host's

@@ -221,6 +221,13 @@ var (
 
 // Sleep waits d using a JS timer armed by the calling request.
 func Sleep(ctx context.Context, d time.Duration) error {
+	return After(d)(ctx)
+}
+
+// After arms a JS timer of d now, in whichever request is running this
+// goroutine, and returns a wait for it. Arm it from the request that must
+// stay alive (its handler), then wait inside that request's waitUntil.
+func After(d time.Duration) func(ctx context.Context) error {
 	var executor js.Func
 	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		setTimeout.Invoke(args[0], d.Milliseconds())
@@ -228,6 +235,8 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	})
 	p := Promise.New(executor)
 	executor.Release()
-	_, err := Await(ctx, p)
-	return err
+	return func(ctx context.Context) error {
+		_, err := Await(ctx, p)
+		return err
+	}
 }
