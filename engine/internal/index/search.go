@@ -397,15 +397,15 @@ func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
 }
 
 // strongDF counts the phrases listed under key in the table pick chooses,
-// over the main segments in mask, outside the weak field. Counts are summed
+// over the segments in mask, outside the weak field. Counts are summed
 // over segments, so the weight does not depend on how a locale's phrases
-// are split into segments; part segments hold weak phrases only (related
-// words), and related words and subgroup labels would make every common
-// word look frequent.
+// are split into segments; the related part holds weak phrases only (and
+// walking its long lists would cost every multi-word query), and related
+// words and subgroup labels would make every common word look frequent.
 func (ix *Index) strongDF(mask uint64, key string, pick func(*Segment) *table) int {
 	df := 0
 	for si, seg := range ix.segs {
-		if mask&(1<<si) == 0 || ix.Parts[si] != "" {
+		if mask&(1<<si) == 0 || ix.Parts[si] == RelatedPart {
 			continue
 		}
 		t := pick(seg)
@@ -715,7 +715,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		if nunits > 1 && int(a.cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
 			// The query is this phrase, word for word: it outranks every
 			// match of parts of the query over several phrases (at most 0.9).
-			v = max(v, exactFloor+(1-exactFloor)*ix.Weights[field]*ix.segWeight(int(a.seg), p))
+			v *= exactBoost
 		}
 		if flag && !namesFlag(a.cnt, ntok, field) {
 			v *= flagPartFactor
@@ -757,10 +757,12 @@ func namesFlag(cnt, ntok, field uint8) bool {
 // flagPartFactor damps a flag whose phrase the query names only in part.
 const flagPartFactor = 0.5
 
-// exactFloor is the lowest score of a multi-word query matched word for
-// word by a whole phrase (above 0.9, the most a match across phrases gets);
-// the phrase's field weight places it within the rest.
-const exactFloor = 0.9
+// exactBoost multiplies the score of a multi-word query matched word for
+// word by a whole phrase of a direct field: at least 2 × 0.7 (alias), above
+// every match of parts of the query (at most 1 × 0.9), while the field
+// weights and the prior keep their order among such phrases. Reported
+// scores are capped at 1.
+const exactBoost = 2
 
 // shortCodeFactor damps a one- or two-letter shortcode matched by one word
 // of a longer query.
