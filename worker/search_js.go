@@ -32,7 +32,11 @@ func newSearch(packVersion, model string, embedder meaning.Embedder, meter *mete
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	packs, err := search.NewPacks(nil, assetPacks{version: packVersion})
+	manifest, err := dist.Manifest()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	packs, err := search.NewPacks(map[string][]byte{search.ManifestFile: manifest}, assetPacks{version: packVersion})
 	if err != nil {
 		return nil, nil, nil, err
 	}

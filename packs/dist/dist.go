@@ -25,10 +25,14 @@ import (
 
 // Version is the pack version built into the module; wrangler.toml's
 // PACK_VERSION names the same version.
-const Version = "e17c48r2"
+const Version = "e17c48r3"
 
-//go:embed e17c48r2/manifest.json e17c48r2/vectors.*.sums.json
+//go:embed e17c48r3/manifest.json e17c48r3/vectors.*.sums.json
 var files embed.FS
+
+// Manifest returns the embedded manifest.json of Version: search.NewPacks
+// reads from it which part indexes (editorial) the assets hold.
+func Manifest() ([]byte, error) { return files.ReadFile(path.Join(Version, "manifest.json")) }
 
 // DataHash identifies every data file the service answers from: the
 // manifest's content hash of the pack files and indexes of Version, and the

@@ -12,6 +12,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+func TestManifest(t *testing.T) {
+	m, err := Manifest()
+	require.NoError(t, err)
+	var manifest struct {
+		PackVersion string `json:"packVersion"`
+	}
+	require.NoError(t, json.Unmarshal(m, &manifest))
+	assert.Equal(t, Version, manifest.PackVersion)
+}
+
 func TestDataHash(t *testing.T) {
 	hash, err := DataHash()
 	require.NoError(t, err)

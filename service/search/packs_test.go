@@ -69,7 +69,7 @@ func (l *faultLoader) count(name string) int {
 func newPacks(t *testing.T, loader PackLoader) *Packs {
 	t.Helper()
 	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
+	for _, n := range []string{"index.en.bin", "index.tr.bin", ManifestFile} {
 		b, err := os.ReadFile(filepath.Join(packDir, version(t), n))
 		require.NoError(t, err)
 		builtin[n] = b
@@ -217,7 +217,9 @@ func TestRelatedWordsFailAnswersUncached(t *testing.T) {
 // failed English load is not remembered.
 func TestPacksNothingBuiltIn(t *testing.T) {
 	l := newFaultLoader(t)
-	p, err := NewPacks(nil, l)
+	manifest, err := os.ReadFile(filepath.Join(packDir, version(t), ManifestFile))
+	require.NoError(t, err)
+	p, err := NewPacks(map[string][]byte{ManifestFile: manifest}, l)
 	require.NoError(t, err)
 	_, ok := p.Emoji("1F602")
 	assert.False(t, ok, "no emoji before English has loaded")
@@ -276,4 +278,41 @@ func TestPrefetch(t *testing.T) {
 	assert.Equal(t, 1, l.count("index.tr.bin"))
 	get(t, s, "q=dog")
 	assert.Len(t, tasks, 1, "once per instance")
+}
+
+// TestPacksEditorial: the editorial part indexes the manifest lists join the
+// engines like the related words: English to every locale, a locale's own
+// to that locale; each file is read once per instance, and one that does
+// not load leaves the answer usable but incomplete.
+func TestPacksEditorial(t *testing.T) {
+	l := newFaultLoader(t)
+	p := newPacks(t, l)
+	for _, tc := range []struct {
+		locale, q string
+		parts     []string
+	}{
+		{"en", "thank you", []string{"en.related", "en.editorial"}},
+		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
+		{"tr", "teşekkürler", []string{"en.related", "en.editorial", "tr.editorial"}},
+		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
+	} {
+		eng, err := p.Engine(context.Background(), tc.locale)
+		require.NoError(t, err, tc.locale)
+		assert.Equal(t, tc.parts, eng.Parts())
+		out := eng.Search(tc.q, engine.Options{Limit: 3, Locale: tc.locale})
+		require.NotEmpty(t, out.Results, tc.q)
+		assert.Equal(t, "🙏", out.Results[0].Emoji, tc.q)
+		assert.Equal(t, "editorial", out.Results[0].Field, tc.q)
+	}
+	assert.Equal(t, 1, l.count("index.en.editorial.bin"))
+	assert.Equal(t, 1, l.count("index.fr.editorial.bin"))
+
+	l.set(func(l *faultLoader) { l.fail["index.es.editorial.bin"] = true })
+	eng, err := p.Engine(context.Background(), "es")
+	require.ErrorIs(t, err, ErrIncomplete)
+	require.NotNil(t, eng)
+	l.set(func(l *faultLoader) { delete(l.fail, "index.es.editorial.bin") })
+	eng, err = p.Engine(context.Background(), "es")
+	require.NoError(t, err, "the next request tries again")
+	assert.Contains(t, eng.Parts(), "es.editorial")
 }

@@ -135,6 +135,11 @@ func writeSegment(w io.Writer, locale, part string, en *packfmt.Pack, mine []*pa
 	e.u32s(b.phEntry)
 	e.u32s(b.phField)
 	e.u32s(b.phNTok)
+	// A file without editorial phrases is also a valid version 1 file: it
+	// says so, so packs without them build to the same bytes as before.
+	if slices.Max(append([]uint32{0}, b.phField...)) <= packfmt.FieldLow {
+		e.version = 1
+	}
 	terms := e.table(b.terms)
 	sigs := make([]uint64, len(terms))
 	for i, t := range terms {
@@ -227,8 +232,9 @@ func (b *segBuilder) entries(e *encoder) {
 // phrases normalizes and indexes the phrases of one locale's packs.
 func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 	type dedup struct {
-		entry uint32
-		text  string
+		entry     uint32
+		text      string
+		editorial bool
 	}
 	seen := map[dedup]bool{}
 	for _, p := range packs {
@@ -247,7 +253,10 @@ func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 						b.symbols[k] = append(b.symbols[k], ei<<3|uint32(f))
 					}
 					text := textnorm.Normalize(raw, 0)
-					k := dedup{ei, text}
+					// Once per entry, in its first (strongest) field; the
+					// editorial phrases apart, as in their own part index:
+					// one may repeat a dictionary phrase to rank it.
+					k := dedup{ei, text, f >= packfmt.FieldEditorial}
 					if text == "" || seen[k] {
 						continue
 					}
