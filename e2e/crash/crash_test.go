@@ -195,12 +195,13 @@ func TestLoad(t *testing.T) {
 	for _, n := range stored {
 		written += n
 	}
-	assert.Equal(t, l.meteredTotal(), written, "usage = metered calls answered after SIGTERM")
+	metered := l.meteredTotal()
+	assert.Equal(t, metered, written, "usage = metered calls answered after SIGTERM")
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	slices.Sort(l.lat)
 	t.Logf("%d clients, %s: %d requests (%.0f/s), no answer %d, statuses %v, p50 %s p99 %s; metered %d stored %d; RSS MiB over time: %s",
 		clients, elapsed.Round(time.Second), l.requests.Load(), float64(l.requests.Load())/elapsed.Seconds(), l.failures.Load(),
 		l.status, percentile(l.lat, 0.50).Round(10*time.Microsecond), percentile(l.lat, 0.99).Round(10*time.Microsecond),
-		l.meteredTotal(), written, strings.Join(rss, ", "))
+		metered, written, strings.Join(rss, ", "))
 }

@@ -77,7 +77,10 @@ func (c *client) do(ctx context.Context, method, path string, body any, header .
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	// A request once sent runs to its answer: ctx only stops the loops
+	// between requests, so no answer the server gave is abandoned (and
+	// counted as not acknowledged) by the client.
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), method, c.base+path, rd)
 	if err != nil {
 		panic(err)
 	}
