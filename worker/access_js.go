@@ -15,9 +15,9 @@ import (
 )
 
 // newAccess builds the per-instance key resolver (60 s key cache) and
-// meter over D1, and the guard of the metered routes over the rate
+// meter over usage (D1), and the guard of the metered routes over the rate
 // limiting bindings RL_KEYED and RL_ANON. devKeys is the DEV_KEYS value.
-func newAccess(repo *accounts.Repo, devKeys string) (func(http.Handler) http.Handler, *metering.Meter, error) {
+func newAccess(repo *accounts.Repo, usage metering.UsageStore, devKeys string) (func(http.Handler) http.Handler, *metering.Meter, error) {
 	res, err := access.NewResolver(access.NewConfig(repo.Keys()).WithDevKeys(access.ParseDevKeys(devKeys)...))
 	if err != nil {
 		return nil, nil, err
@@ -30,7 +30,7 @@ func newAccess(repo *accounts.Repo, devKeys string) (func(http.Handler) http.Han
 	if err != nil {
 		return nil, nil, err
 	}
-	meter, err := metering.New(metering.NewConfig(repo.Usage()).WithErrorHook(func(err error) {
+	meter, err := metering.New(metering.NewConfig(usage).WithErrorHook(func(err error) {
 		fmt.Println("metering:", err)
 	}))
 	if err != nil {

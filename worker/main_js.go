@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/emojisearch/emojisearch/packs/dist"
@@ -18,6 +19,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/webhooks"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
@@ -39,18 +41,27 @@ func main() {
 	cfg.Semantic = embedder != nil
 	var meter *metering.Meter
 	var custom *customemoji.Index
+	var hooks *webhooks.Service
 	if db, err := openStore("DB"); err != nil {
 		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
-		if cfg.Guard, meter, err = newAccess(repo, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		environment := jsutil.String(env.Get("ENVIRONMENT"))
+		usage := repo.Usage()
+		if hooks, err = newWebhooks(db, environment); err != nil {
+			fmt.Println("worker: webhooks unavailable:", err)
+		} else {
+			usage = hooks.Thresholds(usage, func(ctx context.Context) { hooks.Pump(ctx, 0, webhooks.RequestBudget) })
+		}
+		if cfg.Guard, meter, err = newAccess(repo, usage, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		}
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
-		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
+		} else if hooks != nil {
+			cfg.Dashboard = func(r *httpx.Router) { hooks.Routes(r, dash); dash.Routes(r) }
 		} else {
 			cfg.Dashboard = dash.Routes
 		}
@@ -61,7 +72,10 @@ func main() {
 	} else {
 		cfg.Search = searchSvc
 	}
-	svc := api.New(cfg, extraRoutes...)
+	var svc http.Handler = api.New(cfg, extraRoutes...)
+	if hooks != nil {
+		svc = hooks.Middleware(jsbridge.WaitUntil)(svc)
+	}
 	jsbridge.Serve(svc, scheduled)
 }
 

@@ -1,0 +1,269 @@
+package e2e
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/service/auth/authtest"
+)
+
+// hookHit is one delivery the receiver got.
+type hookHit struct {
+	at     time.Time
+	path   string
+	header http.Header
+	body   []byte
+	err    string // the receiver's verdict ("" = verified)
+}
+
+// hookReceiver is a webhook receiver in the test process: it checks every
+// delivery with its own implementation of spec 2's receiver steps and
+// answers from a per-path script of statuses (the last one repeats).
+type hookReceiver struct {
+	base    string
+	mu      sync.Mutex
+	hits    []hookHit
+	secrets map[string]string
+	script  map[string][]int
+	landed  []string // requests to redirect targets: must stay empty
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	r := &hookReceiver{base: "http://" + ln.Addr().String(), secrets: map[string]string{}, script: map[string][]int{}}
+	srv := &http.Server{Handler: http.HandlerFunc(r.serve)}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return r
+}
+
+func (r *hookReceiver) serve(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if strings.HasPrefix(req.URL.Path, "/landing") {
+		r.landed = append(r.landed, req.URL.Path)
+		return
+	}
+	h := hookHit{at: time.Now(), path: req.URL.Path, header: req.Header.Clone(), body: body}
+	h.err = receiverCheck(r.secrets[req.URL.Path], req.Header.Get("Service-Signature"), body, time.Now())
+	r.hits = append(r.hits, h)
+	n := 0
+	for _, x := range r.hits {
+		if x.path == h.path {
+			n++
+		}
+	}
+	status := 200
+	if s := r.script[h.path]; len(s) > 0 {
+		status = s[min(n, len(s))-1]
+	}
+	if status >= 300 && status < 400 {
+		w.Header().Set("Location", r.base+"/landing"+h.path)
+	}
+	w.WriteHeader(status)
+}
+
+func (r *hookReceiver) got(path string) []hookHit {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []hookHit
+	for _, h := range r.hits {
+		if h.path == path {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// receiverCheck follows spec 2 "Signature check for receivers": split on
+// commas into name=value, read t and every v1, HMAC-SHA256 over
+// "<t>.<raw body>" keyed with the whole secret, constant-time compare
+// against each v1, refuse a t more than 300 s away.
+func receiverCheck(secret, header string, body []byte, now time.Time) string {
+	if secret == "" {
+		return "no secret for this path"
+	}
+	t := ""
+	var v1 [][]byte
+	for _, field := range strings.Split(header, ",") {
+		name, value, ok := strings.Cut(field, "=")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "t":
+			t = value
+		case "v1":
+			if b, err := hex.DecodeString(value); err == nil {
+				v1 = append(v1, b)
+			}
+		}
+	}
+	sec, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return "t missing"
+	}
+	if age := now.Unix() - sec; age > 300 || age < -300 {
+		return "t too far from now"
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(t))
+	mac.Write([]byte("."))
+	mac.Write(body)
+	sum := mac.Sum(nil)
+	for _, s := range v1 {
+		if hmac.Equal(s, sum) {
+			return ""
+		}
+	}
+	return "signature mismatch"
+}
+
+// scaleApp signs a user up on Scale with one app.
+func scaleApp(t *testing.T) (user, string) {
+	t.Helper()
+	u := signUp(t)
+	require.Equal(t, 200, u.api(t, "GET", "/api/me", nil).Status)
+	sql(t, "UPDATE accounts SET plan = 'scale' WHERE idp_user_id = ?", u.sub)
+	a := u.api(t, "POST", "/api/apps", map[string]any{"name": "Hooks", "environment": "production"})
+	require.Equal(t, 201, a.Status, string(a.Body))
+	return u, a.JSON(t)["app"].(map[string]any)["id"].(string)
+}
+
+// addHook creates a webhook for path and tells the receiver its secret.
+func addHook(t *testing.T, u user, app string, r *hookReceiver, path string) string {
+	t.Helper()
+	a := u.api(t, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": r.base + path})
+	require.Equal(t, 201, a.Status, string(a.Body))
+	body := a.JSON(t)
+	r.mu.Lock()
+	r.secrets[path] = body["secret"].(string)
+	r.mu.Unlock()
+	return body["webhook"].(map[string]any)["id"].(string)
+}
+
+// emitEvent writes an outbox row as the writers do (tenant.created).
+func emitEvent(t *testing.T, app string) string {
+	t.Helper()
+	id := unique("evt_e2e")
+	data := fmt.Sprintf(`{"id":"ten_%s","externalId":"x","name":null,"createdAt":%d}`, id, time.Now().UnixMilli())
+	sql(t, "INSERT INTO events (id, app_id, type, data, created_at) VALUES (?, ?, 'tenant.created', ?, ?)",
+		id, app, data, time.Now().UnixMilli())
+	return id
+}
+
+// sweep fires the every-minute cron as the platform does; it returns
+// when the sweep is done.
+func sweep(t *testing.T) {
+	res, err := http.Get(tgt.base + "/__scheduled?cron=*+*+*+*+*")
+	if assert.NoError(t, err) {
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+}
+
+// Spec 2 Delivery on the real runtime: 500, 500, 200 → three attempts 10 s
+// and 60 s apart with one event id and fresh signatures; a redirect is
+// recorded, not followed and retried; a webhook disabled mid-retry gets
+// nothing more; every delivery verifies with the receiver's own check.
+func TestWebhookDeliveryRetries(t *testing.T) {
+	r := newHookReceiver(t)
+	u, app := scaleApp(t)
+	flaky := addHook(t, u, app, r, "/flaky")
+	redirect := addHook(t, u, app, r, "/redirect")
+	disabled := addHook(t, u, app, r, "/disabled")
+	addHook(t, u, app, r, "/ok")
+	r.mu.Lock()
+	r.script["/flaky"] = []int{500, 500, 200}
+	r.script["/redirect"] = []int{307, 200}
+	r.script["/disabled"] = []int{500}
+	r.mu.Unlock()
+
+	// The event is in the outbox; the next dashboard write pumps it.
+	evt := emitEvent(t, app)
+	test := u.api(t, "POST", "/api/webhooks/"+flaky+"/test", nil)
+	require.Equal(t, 200, test.Status, string(test.Body))
+	require.Equal(t, false, test.JSON(t)["delivery"].(map[string]any)["ok"], "the test event met the first 500")
+	r.mu.Lock()
+	r.script["/flaky"] = []int{500, 500, 500, 200}
+	r.mu.Unlock()
+	require.Equal(t, 200, u.api(t, "PATCH", "/api/webhooks/"+redirect, map[string]any{"enabled": true}).Status)
+
+	eventually(t, 10*time.Second, func() bool { return len(r.got("/ok")) == 1 && len(r.got("/disabled")) == 1 }, "attempt 1 did not arrive")
+	eventually(t, 20*time.Second, func() bool { return len(r.got("/disabled")) == 2 && len(r.got("/redirect")) == 2 }, "attempt 2 did not arrive")
+	require.Equal(t, 200, u.api(t, "PATCH", "/api/webhooks/"+disabled, map[string]any{"enabled": false}).Status)
+	u.token = issuer.Token(t, authtest.Claims{"sub": u.sub, "email": u.email, "name": "E2E " + u.sub})
+
+	// Attempt 3 is the cron sweep's: it waits until 60 s after attempt 2.
+	done := make(chan struct{})
+	go func() { sweep(t); close(done) }()
+	eventually(t, 80*time.Second, func() bool { return len(r.got("/flaky")) == 4 }, "attempt 3 did not arrive")
+	<-done
+	sweep(t) // nothing left: the disabled webhook gets nothing more
+
+	hits := r.got("/flaky")[1:] // [0] is the test event
+	require.Len(t, hits, 3)
+	sigs := map[string]bool{}
+	for i, h := range hits {
+		assert.Empty(t, h.err, "attempt %d verifies", i+1)
+		assert.Equal(t, evt, h.header.Get("Service-Event-Id"))
+		assert.Equal(t, "tenant.created", h.header.Get("Service-Event"))
+		assert.Equal(t, "Service-Webhooks/1.0", h.header.Get("User-Agent"))
+		assert.Equal(t, "application/json", h.header.Get("Content-Type"))
+		assert.Equal(t, string(hits[0].body), string(h.body), "same body")
+		sigs[h.header.Get("Service-Signature")] = true
+	}
+	assert.Len(t, sigs, 3, "a fresh t and signature each time")
+	gap1, gap2 := hits[1].at.Sub(hits[0].at), hits[2].at.Sub(hits[1].at)
+	t.Logf("%s: attempt gaps %v, %v", tgt.name, gap1, gap2)
+	assert.InDelta(t, 10, gap1.Seconds(), 1.5)
+	assert.InDelta(t, 60, gap2.Seconds(), 2)
+	var env map[string]any
+	require.NoError(t, json.Unmarshal(hits[0].body, &env))
+	assert.Equal(t, evt, env["id"])
+	assert.Equal(t, app, env["appId"])
+
+	assert.Len(t, r.got("/redirect"), 2, "307 retried, then 200")
+	assert.Empty(t, r.landed, "redirects are never followed")
+	assert.Len(t, r.got("/disabled"), 2, "nothing after disabling")
+	assert.Len(t, r.got("/ok"), 1)
+	for _, h := range r.hits {
+		assert.Empty(t, h.err, h.path)
+	}
+
+	// The receiver's check refuses a tampered body, a wrong secret and a t
+	// 301 s old.
+	h := hits[2]
+	secret := r.secrets["/flaky"]
+	sig := h.header.Get("Service-Signature")
+	assert.NotEmpty(t, receiverCheck(secret, sig, append([]byte{' '}, h.body...), h.at))
+	assert.NotEmpty(t, receiverCheck(secret+"x", sig, h.body, h.at))
+	assert.NotEmpty(t, receiverCheck(secret, sig, h.body, h.at.Add(301*time.Second)))
+
+	// Session tokens live a minute: sign in again.
+	u.token = issuer.Token(t, authtest.Claims{"sub": u.sub, "email": u.email, "name": "E2E " + u.sub})
+	ds := u.api(t, "GET", "/api/webhooks/"+flaky+"/deliveries", nil).JSON(t)["deliveries"].([]any)
+	require.Len(t, ds, 4)
+	assert.Equal(t, true, ds[0].(map[string]any)["ok"])
+	assert.EqualValues(t, 3, ds[0].(map[string]any)["attempt"])
+	rd := u.api(t, "GET", "/api/webhooks/"+redirect+"/deliveries", nil).JSON(t)["deliveries"].([]any)
+	assert.EqualValues(t, 307, rd[1].(map[string]any)["status"])
+	assert.Equal(t, 0.0, countRows(t, "SELECT count(*) AS n FROM webhook_queue WHERE webhook_id IN (?, ?, ?)", flaky, redirect, disabled))
+}
