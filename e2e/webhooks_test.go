@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -266,4 +267,57 @@ func TestWebhookDeliveryRetries(t *testing.T) {
 	rd := u.api(t, "GET", "/api/webhooks/"+redirect+"/deliveries", nil).JSON(t)["deliveries"].([]any)
 	assert.EqualValues(t, 307, rd[1].(map[string]any)["status"])
 	assert.Equal(t, 0.0, countRows(t, "SELECT count(*) AS n FROM webhook_queue WHERE webhook_id IN (?, ?, ?)", flaky, redirect, disabled))
+}
+
+// usage.threshold on the real runtime: the meter's flush crosses 80 % of
+// Scale's semantic_calls and the webhooks of both apps of the account get
+// one event with one id.
+func TestWebhookUsageThreshold(t *testing.T) {
+	t.Parallel() // waits for a meter flush (about 10 s)
+	const origin = "https://app.threshold.test"
+	r := newHookReceiver(t)
+	u := signUp(t)
+	app, _, key := newAppWithKey(t, u, origin)
+	sql(t, "UPDATE accounts SET plan = 'scale' WHERE idp_user_id = ?", u.sub)
+	second := u.api(t, "POST", "/api/apps", map[string]any{"name": "Second", "environment": "production"})
+	require.Equal(t, 201, second.Status)
+	app2 := second.JSON(t)["app"].(map[string]any)["id"].(string)
+	for _, a := range []string{app, app2} {
+		h := u.api(t, "POST", "/api/apps/"+a+"/webhooks", map[string]any{"url": r.base + "/u/" + a, "events": []string{"usage.threshold"}})
+		require.Equal(t, 201, h.Status, string(h.Body))
+		r.mu.Lock()
+		r.secrets["/u/"+a] = h.JSON(t)["secret"].(string)
+		r.mu.Unlock()
+	}
+	period := time.Now().UTC().Format("2006-01")
+	sql(t, "INSERT INTO usage_monthly (app_id, period, metric, count) VALUES (?, ?, 'semantic_calls', 7999999)", app2, period)
+	eventually(t, 60*time.Second, func() bool {
+		get(t, "/v1/search?q="+fresh("party")+"&key="+url.QueryEscape(key), "Origin", origin)
+		return len(r.got("/u/"+app)) > 0 && len(r.got("/u/"+app2)) > 0
+	}, "no usage.threshold arrived")
+	h1, h2 := r.got("/u/" + app)[0], r.got("/u/" + app2)[0]
+	require.Empty(t, h1.err)
+	require.Empty(t, h2.err)
+	require.Equal(t, "usage.threshold", h1.header.Get("Service-Event"))
+	require.Equal(t, h1.header.Get("Service-Event-Id"), h2.header.Get("Service-Event-Id"), "one event id for every app")
+	var env struct {
+		AppID string         `json:"appId"`
+		Data  map[string]any `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(h1.body, &env))
+	require.Equal(t, app, env.AppID)
+	require.Equal(t, "semantic_calls", env.Data["metric"])
+	require.EqualValues(t, 80, env.Data["threshold"])
+	require.EqualValues(t, 10_000_000, env.Data["limit"])
+	require.Equal(t, period, env.Data["period"])
+	require.GreaterOrEqual(t, env.Data["used"].(float64), 8_000_000.0)
+	require.Equal(t, 1.0, countRows(t, "SELECT count(*) AS n FROM usage_thresholds WHERE event_id = ?", h1.header.Get("Service-Event-Id")))
+	// More calls do not fire again.
+	for i := 0; i < 3; i++ {
+		get(t, "/v1/search?q="+fresh("cat")+"&key="+url.QueryEscape(key), "Origin", origin)
+	}
+	time.Sleep(12 * time.Second)
+	get(t, "/v1/search?q="+fresh("dog")+"&key="+url.QueryEscape(key), "Origin", origin)
+	time.Sleep(2 * time.Second)
+	require.Len(t, r.got("/u/"+app), 1)
 }
