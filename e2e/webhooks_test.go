@@ -321,3 +321,90 @@ func TestWebhookUsageThreshold(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	require.Len(t, r.got("/u/"+app), 1)
 }
+
+// The bar of issue 11: 50 parallel tenant creations on an app with 4
+// webhooks (and a disabled fifth) → 200 deliveries, 50 distinct events
+// per webhook, none twice, none to the disabled one, all verified.
+func TestWebhookParallelTenants(t *testing.T) {
+	r := newHookReceiver(t)
+	u, app := scaleApp(t)
+	var hooks []string
+	for i := 0; i < 4; i++ {
+		hooks = append(hooks, addHook(t, u, app, r, fmt.Sprintf("/t%d", i)))
+	}
+	off := addHook(t, u, app, r, "/off")
+	require.Equal(t, 200, u.api(t, "PATCH", "/api/webhooks/"+off, map[string]any{"enabled": false}).Status)
+	var wg sync.WaitGroup
+	codes := make(chan int, 50)
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- u.api(t, "POST", "/api/apps/"+app+"/tenants", map[string]any{"externalId": fmt.Sprintf("team-%d", i)}).Status
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		require.Equal(t, 201, c)
+	}
+	eventually(t, 60*time.Second, func() bool {
+		for i := range hooks {
+			if len(r.got(fmt.Sprintf("/t%d", i))) < 50 {
+				return false
+			}
+		}
+		return true
+	}, "not every delivery arrived")
+	time.Sleep(2 * time.Second) // anything extra would arrive now
+	for i, id := range hooks {
+		hits := r.got(fmt.Sprintf("/t%d", i))
+		ids := map[string]bool{}
+		for _, h := range hits {
+			require.Empty(t, h.err)
+			require.Equal(t, "tenant.created", h.header.Get("Service-Event"))
+			ids[h.header.Get("Service-Event-Id")] = true
+		}
+		require.Len(t, hits, 50, "webhook %d", i)
+		require.Len(t, ids, 50, "webhook %d: distinct events", i)
+		ds := u.api(t, "GET", "/api/webhooks/"+id+"/deliveries", nil).JSON(t)["deliveries"].([]any)
+		require.Len(t, ds, 50)
+	}
+	require.Empty(t, r.got("/off"))
+	require.Equal(t, 200.0, countRows(t, "SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (?, ?, ?, ?, ?) AND ok = 1",
+		hooks[0], hooks[1], hooks[2], hooks[3], off))
+}
+
+// An instance that dies mid-retry loses nothing: its pump held the row's
+// lease until 30 s past attempt 2's due time; the next sweep after that
+// makes attempt 2 (package doc of service/webhooks).
+func TestWebhookInstanceDiesMidRetry(t *testing.T) {
+	r := newHookReceiver(t)
+	u, app := scaleApp(t)
+	hook := addHook(t, u, app, r, "/crash")
+	r.mu.Lock()
+	r.script["/crash"] = []int{500, 200}
+	r.mu.Unlock()
+	evt := emitEvent(t, app)
+	require.Equal(t, 200, u.api(t, "PATCH", "/api/webhooks/"+hook, map[string]any{"enabled": true}).Status)
+	eventually(t, 10*time.Second, func() bool { return len(r.got("/crash")) == 1 }, "attempt 1 did not arrive")
+	first := r.got("/crash")[0].at
+	before := get(t, "/__diag/instance").JSON(t)
+	require.Contains(t, []int{202, 500}, call(t, "POST", "/__diag/exit", nil).Status)
+	eventually(t, 10*time.Second, func() bool {
+		res := get(t, "/__diag/instance")
+		return res.Status == 200 && res.JSON(t)["startedAt"] != before["startedAt"]
+	}, "no fresh instance after the Go program exited")
+	time.Sleep(time.Until(first.Add(15 * time.Second)))
+	require.Len(t, r.got("/crash"), 1, "the pump died with its instance")
+	sweep(t) // the row is still leased: nothing yet
+	require.Len(t, r.got("/crash"), 1)
+	time.Sleep(time.Until(first.Add(41 * time.Second)))
+	sweep(t)
+	hits := r.got("/crash")
+	require.Len(t, hits, 2, "the sweep made attempt 2 once the lease ended")
+	require.Equal(t, evt, hits[1].header.Get("Service-Event-Id"))
+	require.Empty(t, hits[1].err)
+	t.Logf("%s: attempt 2 came %v after attempt 1", tgt.name, hits[1].at.Sub(first))
+	require.Equal(t, 0.0, countRows(t, "SELECT count(*) AS n FROM webhook_queue WHERE webhook_id = ?", hook))
+}
