@@ -156,13 +156,18 @@ type receiver struct {
 	hits    []hit
 	secrets map[string]string // path → secret
 	script  map[string][]int  // path → statuses, last repeats
+	delay   map[string]time.Duration
 	bad     []string
 }
 
 func newReceiver(t *testing.T) *receiver {
-	r := &receiver{secrets: map[string]string{}, script: map[string][]int{}}
+	r := &receiver{secrets: map[string]string{}, script: map[string][]int{}, delay: map[string]time.Duration{}}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		wait := r.delay[req.URL.Path]
+		r.mu.Unlock()
+		time.Sleep(wait)
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if strings.HasPrefix(req.URL.Path, "/landing") {
