@@ -105,7 +105,7 @@ func invalid(w http.ResponseWriter, field, msg string) {
 // checkURL answers 400 for a URL the rules refuse and returns its
 // canonical form.
 func (h handlers) checkURL(w http.ResponseWriter, raw string) (string, bool) {
-	u, err := webhookurl.Check(strings.TrimSpace(raw), webhookurl.Options{Development: h.s.cfg.dev})
+	u, err := webhookurl.Check(raw, webhookurl.Options{Development: h.s.cfg.dev})
 	if err != nil {
 		invalid(w, "url", "The URL must be https and name a public host, without a user name or password.")
 		return "", false

@@ -70,6 +70,9 @@ func NewConfig(db store.DB, doer Doer) Config {
 		delays: RetryDelays, logf: log.Printf}
 }
 
+// WithDoer sets the outbound HTTP client.
+func (c Config) WithDoer(d Doer) Config { c.doer = d; return c }
+
 // WithClock sets the clock.
 func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 
