@@ -52,7 +52,11 @@ func main() {
 		if hooks, err = newWebhooks(db, environment); err != nil {
 			fmt.Println("worker: webhooks unavailable:", err)
 		} else {
-			usage = hooks.Thresholds(usage, func(ctx context.Context) { hooks.Pump(ctx, 0, webhooks.RequestBudget) })
+			// A fired threshold is delivered by a pump of its own, so the
+			// meter's write is not held up by webhook attempts.
+			usage = hooks.Thresholds(usage, func(ctx context.Context) {
+				jsbridge.WaitUntil(ctx, func(ctx context.Context) { hooks.Pump(ctx, 0, webhooks.RequestBudget) })
+			})
 		}
 		if cfg.Guard, meter, err = newAccess(repo, usage, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
