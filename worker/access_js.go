@@ -5,7 +5,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/accounts"
@@ -17,29 +16,31 @@ import (
 // newAccess builds the per-instance key resolver (60 s key cache) and
 // meter over usage (D1), and the guard of the metered routes over the rate
 // limiting bindings RL_KEYED and RL_ANON. devKeys is the DEV_KEYS value.
-func newAccess(repo *accounts.Repo, usage metering.UsageStore, devKeys string) (func(http.Handler) http.Handler, *metering.Meter, error) {
+// The guard is returned as a value: routes with their own rules (custom
+// pack, tenants API) derive theirs from it and share its key cache.
+func newAccess(repo *accounts.Repo, usage metering.UsageStore, devKeys string) (access.Guard, *metering.Meter, error) {
 	res, err := access.NewResolver(access.NewConfig(repo.Keys()).WithDevKeys(access.ParseDevKeys(devKeys)...))
 	if err != nil {
-		return nil, nil, err
+		return access.Guard{}, nil, err
 	}
 	keyed, err := limiter("RL_KEYED")
 	if err != nil {
-		return nil, nil, err
+		return access.Guard{}, nil, err
 	}
 	anon, err := limiter("RL_ANON")
 	if err != nil {
-		return nil, nil, err
+		return access.Guard{}, nil, err
 	}
 	meter, err := metering.New(metering.NewConfig(usage).WithErrorHook(func(err error) {
 		fmt.Println("metering:", err)
 	}))
 	if err != nil {
-		return nil, nil, err
+		return access.Guard{}, nil, err
 	}
 	guard := access.NewGuard(res, keyed, anon).WithErrorHook(func(err error) {
 		fmt.Println("rate limiting failed open:", err)
 	})
-	return guard.Wrap, meter, nil
+	return guard, meter, nil
 }
 
 // limiter returns the binding, or nil (no limit) when it is not bound.

@@ -20,7 +20,9 @@ import (
 // origin), images in OBJECTS, the waitlist's website origins
 // (WEBSITE_ORIGINS) and its limiter RL_WAITLIST, the development sign-in
 // when ENVIRONMENT is development, invite links on DASHBOARD_URL.
-func newDashboard(db store.DB, environment string) (*dashboard.Dashboard, error) {
+// emojiChanged is told after every custom emoji change (the search index
+// of this instance forgets the app's copy).
+func newDashboard(db store.DB, environment string, emojiChanged func(appID string)) (*dashboard.Dashboard, error) {
 	env := jsutil.Env()
 	v := func(name string) string { return strings.TrimSpace(jsutil.String(env.Get(name))) }
 	authn, err := auth.NewAuthenticator(auth.Config{
@@ -36,6 +38,7 @@ func newDashboard(db store.DB, environment string) (*dashboard.Dashboard, error)
 	cfg := dashboard.NewConfig(db, authn).
 		WithEnvironment(environment).
 		WithDashboardURL(v("DASHBOARD_URL")).
+		WithEmojiChanged(emojiChanged).
 		WithLog(func(format string, args ...any) { fmt.Printf(format+"\n", args...) })
 	if secret := v("CLERK_SECRET_KEY"); secret != "" {
 		deleter, err := auth.NewClerkDeleter(auth.ClerkConfig{SecretKey: secret, BaseURL: v("CLERK_API_URL"), Client: fetchDoer{}})

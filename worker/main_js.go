@@ -58,11 +58,14 @@ func main() {
 				jsbridge.WaitUntil(ctx, func(ctx context.Context) { hooks.Pump(ctx, 0, webhooks.RequestBudget) })
 			})
 		}
-		if cfg.Guard, meter, err = newAccess(repo, usage, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		if guard, m, err := newAccess(repo, usage, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
+		} else {
+			cfg.Guard, meter = guard.Wrap, m
+			extraRoutes = append(extraRoutes, newCustom(db, guard, cfg.PackVersion, custom.Forget))
 		}
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
-		if dash, err := newDashboard(db, environment); err != nil {
+		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
 		} else if hooks != nil {
 			cfg.Dashboard = func(r *httpx.Router) { hooks.Routes(r, dash); dash.Routes(r) }

@@ -31,7 +31,8 @@ const ownedApps = "(SELECT id FROM apps WHERE account_id = ?1)"
 
 // DeleteAccount deletes, in one batch, everything spec 2 "Account
 // deletion" step 2 names: the account's apps with their keys, monthly
-// usage, analytics, tenants, custom emoji rows, webhooks and deliveries;
+// usage, analytics, tenants, custom emoji rows, webhooks and deliveries,
+// undelivered webhook events;
 // its team members, invites and memberships in other teams; thresholds,
 // legacy sessions, the waitlist entry of its email (or linked to it), and
 // the account. It also remembers the identity-provider user id for
@@ -45,6 +46,7 @@ func (r *Repo) DeleteAccount(ctx context.Context, a Account) error {
 		q(`DELETE FROM webhook_deliveries WHERE webhook_id IN
 			(SELECT id FROM webhooks WHERE app_id IN ` + ownedApps + `)`),
 		q("DELETE FROM webhooks WHERE app_id IN " + ownedApps),
+		q("DELETE FROM events WHERE app_id IN " + ownedApps),
 		q("DELETE FROM custom_emoji WHERE app_id IN " + ownedApps),
 		q("DELETE FROM tenants WHERE app_id IN " + ownedApps),
 		q("DELETE FROM api_keys WHERE app_id IN " + ownedApps),

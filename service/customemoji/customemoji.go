@@ -165,3 +165,12 @@ func (x *Index) emojiOf(ctx context.Context, appID string) ([]entry, error) {
 	x.mu.Unlock()
 	return emoji, nil
 }
+
+// Forget drops the instance's copy of an app's emoji, so the next search
+// reads them again: a write through this instance shows at once here,
+// other instances see it within MaxAge.
+func (x *Index) Forget(appID string) {
+	x.mu.Lock()
+	delete(x.by, appID)
+	x.mu.Unlock()
+}

@@ -110,3 +110,17 @@ func TestCopyIsAtMost60sOld(t *testing.T) {
 	_, _, err = x.Match(ctx, "app1", "", "celebrate", 10)
 	assert.Error(t, err)
 }
+
+func TestForget(t *testing.T) {
+	src := fixture()
+	x := New(src, testclock.New(time.Unix(1_800_000_000, 0)).Now)
+	ctx := context.Background()
+	_, _, err := x.Match(ctx, "app1", "", "celebrate", 10)
+	require.NoError(t, err)
+	x.Forget("other")
+	_, _, _ = x.Match(ctx, "app1", "", "celebrate", 10)
+	assert.EqualValues(t, 1, src.reads.Load(), "another app's change keeps this copy")
+	x.Forget("app1")
+	_, _, _ = x.Match(ctx, "app1", "", "celebrate", 10)
+	assert.EqualValues(t, 2, src.reads.Load(), "read again at once after a change")
+}

@@ -132,6 +132,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/auth"
+	"github.com/emojisearch/emojisearch/service/emojistore"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/store"
 )
@@ -153,12 +154,11 @@ type UserDeleter interface {
 	DeleteUser(ctx context.Context, userID string) error
 }
 
-// Objects is the image store (R2): Delete removes every key or reports an
-// error; deleting a missing key is no error. The adapter splits lists past
-// the binding's 1,000 keys per call.
-type Objects interface {
-	Delete(ctx context.Context, keys []string) error
-}
+// Objects is the image store (R2): Put stores a custom emoji image;
+// Delete removes every key or reports an error, deleting a missing key is
+// no error. The adapter splits lists past the binding's 1,000 keys per
+// call.
+type Objects = emojistore.Objects
 
 // Limiter is a rate limit (access.Limiter; the Rate Limiting binding).
 type Limiter = access.Limiter
@@ -179,6 +179,7 @@ type Config struct {
 	authn        Authenticator
 	users        UserDeleter
 	objects      Objects
+	emojiChanged func(appID string)
 	limiter      Limiter
 	websites     []string
 	waitlistPath string
@@ -202,6 +203,10 @@ func (c Config) WithUserDeleter(u UserDeleter) Config { c.users = u; return c }
 // WithObjects sets the image store (nil: deleting an account that has
 // images answers 503 storage_unavailable).
 func (c Config) WithObjects(o Objects) Config { c.objects = o; return c }
+
+// WithEmojiChanged sets what is told after a custom emoji or tenant
+// change is committed (the instance's search index forgets the app's copy).
+func (c Config) WithEmojiChanged(fn func(appID string)) Config { c.emojiChanged = fn; return c }
 
 // WithWaitlist sets the website origins allowed to post the waitlist form
 // (the first is the default) and the limiter of 5 posts per minute per IP.
@@ -232,7 +237,8 @@ func (c Config) WithLog(logf func(format string, args ...any)) Config { c.logf =
 type Dashboard struct {
 	cfg      Config
 	repo     *accounts.Repo
-	websites []string // normalized origins
+	emoji    *emojistore.Store // custom emoji and tenants (emoji.go)
+	websites []string          // normalized origins
 }
 
 // New checks cfg, reporting every problem at once.
@@ -277,7 +283,9 @@ func New(cfg Config) (*Dashboard, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("dashboard: %w", errors.Join(errs...))
 	}
-	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now), websites: sites}, nil
+	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now),
+		emoji:    emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf).WithChanged(cfg.emojiChanged),
+		websites: sites}, nil
 }
 
 // Repo is the accounts repository the dashboard uses (same clock).
@@ -306,6 +314,7 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/team/members/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchMember, http.MethodDelete: d.removeMember}},
 		{"/api/invites/:token/accept", map[string]http.HandlerFunc{http.MethodPost: d.acceptInvite}},
 	}
+	routes = append(routes, d.customRoutes()...)
 	for _, rt := range routes {
 		for m, h := range rt.methods {
 			r.Handle(m, rt.pattern, noStore(h))

@@ -85,6 +85,21 @@ type fakeObjects struct {
 	mu      sync.Mutex
 	deleted []string
 	fail    bool
+	stored  map[string]string // key → content type, of the objects held now
+	failPut bool
+}
+
+func (o *fakeObjects) Put(_ context.Context, key string, _ []byte, contentType string, _ map[string]string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.failPut {
+		return errors.New("r2 down")
+	}
+	if o.stored == nil {
+		o.stored = map[string]string{}
+	}
+	o.stored[key] = contentType
+	return nil
 }
 
 func (o *fakeObjects) Delete(_ context.Context, keys []string) error {
@@ -94,6 +109,9 @@ func (o *fakeObjects) Delete(_ context.Context, keys []string) error {
 		return errors.New("r2 down")
 	}
 	o.deleted = append(o.deleted, keys...)
+	for _, k := range keys {
+		delete(o.stored, k)
+	}
 	return nil
 }
 
