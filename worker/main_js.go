@@ -67,10 +67,22 @@ func main() {
 		scheduledJobs[nightlyCron] = nightly(repo, meter)
 		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
-		} else if hooks != nil {
-			cfg.Dashboard = func(r *httpx.Router) { hooks.Routes(r, dash); dash.Routes(r) }
 		} else {
-			cfg.Dashboard = dash.Routes
+			imports, err := newChatImport(db, environment, custom.Forget)
+			if err != nil {
+				fmt.Println("worker: chat imports unavailable:", err)
+			}
+			// Webhook and import routes first: the dashboard ends with its
+			// /api catch-all.
+			cfg.Dashboard = func(r *httpx.Router) {
+				if hooks != nil {
+					hooks.Routes(r, dash)
+				}
+				if imports != nil {
+					imports.Routes(r, dash)
+				}
+				dash.Routes(r)
+			}
 		}
 	}
 	searchSvc, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
