@@ -30,7 +30,7 @@ func startIdentity() error {
 // provider, the website, and the development environment (the dashboard's
 // development sign-in answers only there).
 func workerVars() map[string]string {
-	return map[string]string{
+	vars := map[string]string{
 		"ENVIRONMENT":              "development",
 		"CLERK_JWT_KEY":            strings.ReplaceAll(strings.TrimSpace(issuer.PublicKeyPEM), "\n", `\n`),
 		"CLERK_ISSUER":             issuer.Issuer,
@@ -39,4 +39,8 @@ func workerVars() map[string]string {
 		"CLERK_API_URL":            clerk.URL,
 		"WEBSITE_ORIGINS":          websiteOrigin,
 	}
+	for k, v := range chatVars() {
+		vars[k] = v
+	}
+	return vars
 }

@@ -137,8 +137,8 @@ func receiverCheck(secret, header string, body []byte, now time.Time) string {
 	return "signature mismatch"
 }
 
-// scaleApp signs a user up on Scale with one app.
-func scaleApp(t *testing.T) (user, string) {
+// hookApp signs a user up on Scale with one app.
+func hookApp(t *testing.T) (user, string) {
 	t.Helper()
 	u := signUp(t)
 	require.Equal(t, 200, u.api(t, "GET", "/api/me", nil).Status)
@@ -186,7 +186,7 @@ func sweep(t *testing.T) {
 // nothing more; every delivery verifies with the receiver's own check.
 func TestWebhookDeliveryRetries(t *testing.T) {
 	r := newHookReceiver(t)
-	u, app := scaleApp(t)
+	u, app := hookApp(t)
 	flaky := addHook(t, u, app, r, "/flaky")
 	redirect := addHook(t, u, app, r, "/redirect")
 	disabled := addHook(t, u, app, r, "/disabled")
@@ -327,7 +327,7 @@ func TestWebhookUsageThreshold(t *testing.T) {
 // per webhook, none twice, none to the disabled one, all verified.
 func TestWebhookParallelTenants(t *testing.T) {
 	r := newHookReceiver(t)
-	u, app := scaleApp(t)
+	u, app := hookApp(t)
 	var hooks []string
 	for i := 0; i < 4; i++ {
 		hooks = append(hooks, addHook(t, u, app, r, fmt.Sprintf("/t%d", i)))
@@ -380,7 +380,7 @@ func TestWebhookParallelTenants(t *testing.T) {
 // makes attempt 2 (package doc of service/webhooks).
 func TestWebhookInstanceDiesMidRetry(t *testing.T) {
 	r := newHookReceiver(t)
-	u, app := scaleApp(t)
+	u, app := hookApp(t)
 	hook := addHook(t, u, app, r, "/crash")
 	r.mu.Lock()
 	r.script["/crash"] = []int{500, 200}
