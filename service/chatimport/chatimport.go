@@ -34,10 +34,12 @@
 // The token is used for the provider call of that request only: it is
 // never stored, logged or answered (the logs hold event names and counts).
 //
-// A call makes one listing request and up to 50 image downloads: 51
-// subrequests, one over the Workers Free plan's 50 (Paid allows 1,000);
-// on Free the last download of a full batch fails and counts as failed,
-// and the next call picks it up.
+// A call makes one listing request and one download per image it tries:
+// at least 51 subrequests for a full batch (more when images fail or are
+// refused), over the Workers Free plan's 50 (Paid allows 1,000). On Free
+// the downloads past the limit fail and count as failed; the next call
+// picks them up, but a list whose first 50 entries keep failing makes no
+// progress there.
 package chatimport
 
 import (
