@@ -3,6 +3,7 @@ module github.com/emojisearch/emojisearch
 go 1.26.8
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/BurntSushi/toml v1.5.0
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/stretchr/testify v1.11.1
@@ -16,7 +17,6 @@ require (
 )
 
 require (
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect

@@ -30,7 +30,7 @@ func startIdentity() error {
 // provider, the website, and the development environment (the dashboard's
 // development sign-in answers only there).
 func workerVars() map[string]string {
-	return map[string]string{
+	vars := map[string]string{
 		"ENVIRONMENT":              "development",
 		"CLERK_JWT_KEY":            strings.ReplaceAll(strings.TrimSpace(issuer.PublicKeyPEM), "\n", `\n`),
 		"CLERK_ISSUER":             issuer.Issuer,
@@ -40,4 +40,8 @@ func workerVars() map[string]string {
 		"WEBSITE_ORIGINS":          websiteOrigin,
 		"SETS_UPSTREAM":            setsUpstream().URL + "/",
 	}
+	for k, v := range chatVars() {
+		vars[k] = v
+	}
+	return vars
 }

@@ -19,13 +19,15 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim"
+	"github.com/emojisearch/emojisearch/service/chatimport/chatfake"
 )
 
 // target is where the suite sends requests.
 type target struct {
-	name string
-	base string // http://127.0.0.1:port
-	stop func()
+	name    string
+	base    string // http://127.0.0.1:port
+	logPath string // the worker's console output
+	stop    func()
 }
 
 var tgt *target
@@ -50,6 +52,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
+	chat = chatfake.New()
 	if err = startIdentity(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
@@ -70,6 +73,7 @@ func TestMain(m *testing.M) {
 	tgt.stop()
 	ai.close()
 	clerk.Close()
+	chat.Close()
 	os.Exit(code)
 }
 
@@ -114,7 +118,7 @@ func startHostsim(root string) (*target, error) {
 	}
 	srv := &http.Server{Handler: sim}
 	go func() { _ = srv.Serve(ln) }()
-	return &target{name: "hostsim", base: "http://" + ln.Addr().String(), stop: func() {
+	return &target{name: "hostsim", base: "http://" + ln.Addr().String(), logPath: logFile.Name(), stop: func() {
 		_ = srv.Close()
 		sim.Close()
 		_ = logFile.Close()
@@ -188,7 +192,7 @@ func startWorkerd(root string) (*target, error) {
 			_, _ = io.Copy(io.Discard, res.Body)
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				return &target{name: "workerd", base: base, stop: stop}, nil
+				return &target{name: "workerd", base: base, logPath: logPath, stop: stop}, nil
 			}
 		}
 		time.Sleep(250 * time.Millisecond)

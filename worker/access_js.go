@@ -15,12 +15,12 @@ import (
 )
 
 // newAccess builds the per-instance key resolver (60 s key cache) and
-// meter over D1 (writing through writer), and the guard of the metered
-// routes over the rate limiting bindings RL_KEYED and RL_ANON. devKeys is
-// the DEV_KEYS value. The guard is returned as a value: routes with their
-// own rules (custom pack, tenants API) derive theirs from it and share its
-// key cache.
-func newAccess(repo *accounts.Repo, writer *writebehind.Writer, devKeys string) (access.Guard, *metering.Meter, error) {
+// meter over usage (D1, written through writer), and the guard of the
+// metered routes over the rate limiting bindings RL_KEYED and RL_ANON.
+// devKeys is the DEV_KEYS value. The guard is returned as a value: routes
+// with their own rules (custom pack, tenants API) derive theirs from it and
+// share its key cache.
+func newAccess(repo *accounts.Repo, usage metering.UsageStore, writer *writebehind.Writer, devKeys string) (access.Guard, *metering.Meter, error) {
 	res, err := access.NewResolver(access.NewConfig(repo.Keys()).WithDevKeys(access.ParseDevKeys(devKeys)...))
 	if err != nil {
 		return access.Guard{}, nil, err
@@ -33,7 +33,7 @@ func newAccess(repo *accounts.Repo, writer *writebehind.Writer, devKeys string) 
 	if err != nil {
 		return access.Guard{}, nil, err
 	}
-	meter, err := metering.New(metering.NewConfig(repo.Usage()).WithWriteBehind(writer).WithErrorHook(func(err error) {
+	meter, err := metering.New(metering.NewConfig(usage).WithWriteBehind(writer).WithErrorHook(func(err error) {
 		fmt.Println("metering:", err)
 	}))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/emojisearch/emojisearch/packs/dist"
@@ -18,6 +19,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/webhooks"
 	"github.com/emojisearch/emojisearch/service/writebehind"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 	"github.com/emojisearch/emojisearch/worker/internal/jsbridge"
@@ -42,12 +44,24 @@ func main() {
 	var meter *metering.Meter
 	var custom *customemoji.Index
 	writer := newWriteBehind()
+	var hooks *webhooks.Service
 	if db, err := openStore("DB"); err != nil {
 		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
-		if guard, m, err := newAccess(repo, writer, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
+		environment := jsutil.String(env.Get("ENVIRONMENT"))
+		usage := repo.Usage()
+		if hooks, err = newWebhooks(db, environment); err != nil {
+			fmt.Println("worker: webhooks unavailable:", err)
+		} else {
+			// A fired threshold is delivered by a pump of its own, so the
+			// meter's write is not held up by webhook attempts.
+			usage = hooks.Thresholds(usage, func(ctx context.Context) {
+				jsbridge.WaitUntil(ctx, func(ctx context.Context) { hooks.Pump(ctx, 0, webhooks.RequestBudget) })
+			})
+		}
+		if guard, m, err := newAccess(repo, usage, writer, jsutil.String(env.Get("DEV_KEYS"))); err != nil {
 			fmt.Println("worker: key rules unavailable:", err)
 		} else {
 			cfg.Guard, meter = guard.Wrap, m
@@ -56,11 +70,24 @@ func main() {
 		searchAnalytics = newAnalytics(db, writer)
 		nightlyJobs = append(nightlyJobs, nightlyAnalytics(db))
 		scheduledJobs[nightlyCron] = nightly(repo, writer)
-		environment := jsutil.String(env.Get("ENVIRONMENT"))
 		if dash, err := newDashboard(db, environment, custom.Forget); err != nil {
 			fmt.Println("worker: dashboard unavailable:", err)
 		} else {
-			cfg.Dashboard = dash.Routes
+			imports, err := newChatImport(db, environment, custom.Forget)
+			if err != nil {
+				fmt.Println("worker: chat imports unavailable:", err)
+			}
+			// Webhook and import routes first: the dashboard ends with its
+			// /api catch-all.
+			cfg.Dashboard = func(r *httpx.Router) {
+				if hooks != nil {
+					hooks.Routes(r, dash)
+				}
+				if imports != nil {
+					imports.Routes(r, dash)
+				}
+				dash.Routes(r)
+			}
 		}
 	}
 	searchSvc, packs, tier, err := newSearch(cfg.PackVersion, cfg.Model, embedder, meter, custom)
@@ -75,7 +102,10 @@ func main() {
 		}
 	}
 	extraRoutes = append(extraRoutes, shardRoutes, setRoutes)
-	svc := api.New(cfg, extraRoutes...)
+	var svc http.Handler = api.New(cfg, extraRoutes...)
+	if hooks != nil {
+		svc = hooks.Middleware(jsbridge.WaitUntil)(svc)
+	}
 	jsbridge.Serve(svc, scheduled)
 }
 

@@ -32,7 +32,7 @@ const ownedApps = "(SELECT id FROM apps WHERE account_id = ?1)"
 // DeleteAccount deletes, in one batch, everything spec 2 "Account
 // deletion" step 2 names: the account's apps with their keys, monthly
 // usage, analytics, tenants, custom emoji rows, webhooks and deliveries,
-// undelivered webhook events;
+// undelivered webhook events and their delivery progress;
 // its team members, invites and memberships in other teams; thresholds,
 // legacy sessions, the waitlist entry of its email (or linked to it), and
 // the account. It also remembers the identity-provider user id for
@@ -45,6 +45,8 @@ func (r *Repo) DeleteAccount(ctx context.Context, a Account) error {
 	_, err := r.db.Batch(ctx, []store.Stmt{
 		q(`DELETE FROM webhook_deliveries WHERE webhook_id IN
 			(SELECT id FROM webhooks WHERE app_id IN ` + ownedApps + `)`),
+		q("DELETE FROM webhook_queue WHERE app_id IN " + ownedApps),
+		q("DELETE FROM webhook_fanouts WHERE app_id IN " + ownedApps),
 		q("DELETE FROM webhooks WHERE app_id IN " + ownedApps),
 		q("DELETE FROM events WHERE app_id IN " + ownedApps),
 		q("DELETE FROM custom_emoji WHERE app_id IN " + ownedApps),

@@ -19,7 +19,8 @@ import (
 
 // allTables lists every table of migrations/ but the bookkeeping ones.
 var allTables = []string{"accounts", "apps", "api_keys", "usage_monthly", "team_members", "invites", "waitlist",
-	"deleted_users", "tenants", "custom_emoji", "webhooks", "webhook_deliveries", "usage_thresholds", "query_daily", "sessions", "events"}
+	"deleted_users", "tenants", "custom_emoji", "webhooks", "webhook_deliveries", "usage_thresholds", "query_daily", "sessions", "events",
+	"webhook_fanouts", "webhook_queue"}
 
 func TestAllTablesListed(t *testing.T) {
 	e := newEnv(t)
@@ -68,6 +69,8 @@ func (e *env) populate(token string, a accounts.Account, other accounts.Account)
 		store.Q("INSERT INTO team_members (id, owner_id, member_id, role, created_at) VALUES (?, ?, ?, 'viewer', 1)", "tm_"+token, a.ID, other.ID),
 		store.Q("INSERT INTO invites (id, owner_id, token_hash, role, email, created_at) VALUES (?, ?, ?, 'viewer', 'z@x.io', 1)", "inv_"+token, a.ID, "ih_"+token),
 		store.Q("INSERT INTO events (id, app_id, type, data, created_at) VALUES (?, ?, 'tenant.created', '{}', 1)", "evt_"+token, app),
+		store.Q("INSERT INTO webhook_fanouts (event_id, app_id, fanned_at) VALUES (?, ?, 1)", "evt_"+token, app),
+		store.Q("INSERT INTO webhook_queue (webhook_id, event_id, app_id, due_at, created_at) VALUES (?, ?, ?, 1, 1)", "wh_"+token, "evt_"+token, app),
 	})
 	require.NoError(e.t, err)
 	return imgs
@@ -117,7 +120,7 @@ func TestDeleteAccount(t *testing.T) {
 	assert.Equal(t, map[string]int64{
 		"accounts": 1, "apps": 1, "api_keys": 1, "usage_monthly": 1, "team_members": 0, "invites": 1, "waitlist": 1,
 		"deleted_users": 1, "tenants": 1, "custom_emoji": 2, "webhooks": 1, "webhook_deliveries": 1, "usage_thresholds": 1,
-		"query_daily": 1, "sessions": 1, "events": 1,
+		"query_daily": 1, "sessions": 1, "events": 1, "webhook_fanouts": 1, "webhook_queue": 1,
 	}, after)
 	for _, q := range []string{
 		"SELECT count(*) AS n FROM accounts WHERE id = ?",

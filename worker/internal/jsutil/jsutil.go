@@ -215,11 +215,15 @@ func FromJSON(v any) (js.Value, error) {
 // context: Go timers would arm one shared JS timer in whichever request ran
 // last (PROTOCOL.md, rule 1).
 var (
-	Promise    = js.Global().Get("Promise")
-	setTimeout = js.Global().Get("setTimeout")
+	Promise      = js.Global().Get("Promise")
+	setTimeout   = js.Global().Get("setTimeout")
+	clearTimeout = js.Global().Get("clearTimeout")
 )
 
-// Sleep waits d using a JS timer armed by the calling request.
+// Sleep waits d using a JS timer armed by the calling request. When ctx
+// ends first the timer is cleared and the promise settled, so nothing
+// stays armed or waiting after a cancelled sleep (a webhook attempt's
+// 10 s timeout is such a sleep, cancelled by every quick answer).
 func Sleep(ctx context.Context, d time.Duration) error {
 	return After(d)(ctx)
 }
@@ -228,15 +232,21 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // goroutine, and returns a wait for it. Arm it from the request that must
 // stay alive (its handler), then wait inside that request's waitUntil.
 func After(d time.Duration) func(ctx context.Context) error {
+	var resolve, timer js.Value
 	var executor js.Func
 	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		setTimeout.Invoke(args[0], d.Milliseconds())
+		resolve = args[0]
+		timer = setTimeout.Invoke(args[0], d.Milliseconds())
 		return nil
 	})
 	p := Promise.New(executor)
 	executor.Release()
 	return func(ctx context.Context) error {
 		_, err := Await(ctx, p)
+		if err != nil {
+			clearTimeout.Invoke(timer)
+			resolve.Invoke()
+		}
 		return err
 	}
 }
