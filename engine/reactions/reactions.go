@@ -64,12 +64,13 @@ type Suggestion struct {
 
 // The weights of each signal (the most a single signal can give).
 const (
-	wPresent = 0.85 // an emoji the author wrote
-	wCue     = 0.8  // first emoji of an intent row
-	wVocab   = 0.45 // a vocabulary emoji at the top of the calibration range
-	wAlias   = 0.5  // best alias hit of a clause
-	wNearest = 0.4  // nearest catalog emoji at the top of the range
-	wDefault = 0.05 // default row filler
+	wPresent   = 0.85 // an emoji the author wrote
+	wCue       = 0.8  // first emoji of an intent row
+	wVocab     = 0.45 // a vocabulary emoji at the top of the calibration range
+	wAlias     = 0.5  // best alias hit of a clause
+	wNearest   = 0.4  // nearest catalog emoji at the top of the range
+	wPrior     = 0.3  // the first emoji of the prior row
+	priorDecay = 0.85 // each next emoji of the prior row
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -173,7 +174,27 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 	}
 
-	out := make([]Suggestion, 0, limit)
+	// The prior row: the default bar, turned towards the message's mood.
+	// It is blended with the evidence rather than replaced by it: each of
+	// its emoji carries a prior score that decays along the row, combined
+	// by noisy-or with whatever evidence the emoji has, so weak evidence
+	// only promotes an emoji among the prior's, and strong evidence (a cue,
+	// an emoji the author wrote) leads.
+	fill := DefaultRow
+	switch {
+	case moodSum > 0:
+		fill = moodRows[+1]
+	case moodSum < 0:
+		fill = moodRows[-1]
+	}
+	priorOf := map[string]float64{}
+	for i, e := range fill {
+		if k := key(e); isKnown(e, k) {
+			if _, dup := priorOf[k]; !dup {
+				priorOf[k] = priorScore(i)
+			}
+		}
+	}
 	type ranked struct {
 		Suggestion
 		order int
@@ -183,7 +204,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		if !admitted(k, x) {
 			continue
 		}
-		p, sem, other := 1.0, 0.0, 0.0
+		p, sem, other := 1-priorOf[k], 0.0, 0.0
 		for kd, s := range x.best {
 			p *= 1 - s
 			if kind(kd) == kVocab || kind(kd) == kNearest {
@@ -192,7 +213,14 @@ func Suggest(in Input, limit int) []Suggestion {
 				other += s
 			}
 		}
+		delete(priorOf, k)
 		rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+	}
+	for i, e := range fill {
+		if pr, ok := priorOf[key(e)]; ok {
+			delete(priorOf, key(e))
+			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(ev) + i})
+		}
 	}
 	slices.SortFunc(rs, func(a, b ranked) int {
 		if a.Score != b.Score {
@@ -200,33 +228,17 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		return cmp.Compare(a.order, b.order)
 	})
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if len(out) == limit {
-			break
-		}
+	out := make([]Suggestion, 0, min(limit, len(rs)))
+	for _, r := range rs[:min(limit, len(rs))] {
 		out = append(out, r.Suggestion)
-		seen[key(r.Emoji)] = true
-	}
-	fill := DefaultRow
-	switch {
-	case moodSum > 0:
-		fill = moodRows[+1]
-	case moodSum < 0:
-		fill = moodRows[-1]
-	}
-	for i, e := range fill {
-		if len(out) == limit {
-			break
-		}
-		if seen[key(e)] || !isKnown(e, key(e)) {
-			continue
-		}
-		seen[key(e)] = true
-		out = append(out, Suggestion{Emoji: e, Score: wDefault * (1 - 0.05*float64(i))})
 	}
 	return out
 }
+
+// priorScore is the prior weight of the i-th emoji of the prior row: the
+// first is worth about an alias hit of a clear keyword, and it decays so a
+// lone weak signal lands between prior emoji rather than above all.
+func priorScore(i int) float64 { return wPrior * pow(priorDecay, i) }
 
 // admitted applies the reactions-not-topics rule: a topical emoji needs
 // two kinds of signal (the author writing it counts as two) or a very
