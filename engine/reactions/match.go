@@ -17,7 +17,13 @@ type cue struct {
 	words    []string
 	prefix   bool
 	unspaced string
+	scale    float64 // 1 for an intent cue, lexWeight for a lexicon word
 }
+
+// lexWeight is how much a word of the emotion lexicon counts beside an
+// intent cue: it names a mood, not what the message does, and many of its
+// words ("lost", "dark") are only usually emotional.
+const lexWeight = 0.85
 
 // The cues, normalized once and indexed so a message is matched by looking
 // its words up rather than by trying every cue of every language: cues by
@@ -26,16 +32,20 @@ type cue struct {
 var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string][]*cue, []*cue) {
 	first, pre := map[string][]*cue{}, map[string][]*cue{}
 	var unspaced []*cue
-	for _, row := range cueTable {
+	for r, row := range append(cueTable[:len(cueTable):len(cueTable)], lexTable...) {
+		scale := 1.0
+		if r >= len(cueTable) {
+			scale = lexWeight
+		}
 		for _, c := range strings.Split(row.cues, "|") {
 			prefix := strings.HasSuffix(c, "*")
 			n := textnorm.Normalize(strings.TrimSuffix(c, "*"), 0)
 			switch {
 			case n == "":
 			case textnorm.IsUnspaced(n):
-				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, unspaced: strings.ReplaceAll(n, " ", "")})
+				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, scale: scale, unspaced: strings.ReplaceAll(n, " ", "")})
 			default:
-				x := &cue{lang: row.lang, intent: row.intent, words: strings.Fields(n), prefix: prefix}
+				x := &cue{lang: row.lang, intent: row.intent, scale: scale, words: strings.Fields(n), prefix: prefix}
 				if prefix && len(x.words) == 1 {
 					pre[prefixKey(n)] = append(pre[prefixKey(n)], x)
 				} else {
@@ -117,7 +127,7 @@ func Cues(text, locale string) []CueHit {
 		if at < 0 {
 			continue
 		}
-		w, neg := weight(c.lang), false
+		w, neg := weight(c.lang)*c.scale, false
 		for _, n := range negators["zh"] {
 			if strings.HasSuffix(joined[:at], n) {
 				neg = true
@@ -143,7 +153,7 @@ func Cues(text, locale string) []CueHit {
 			if i+len(c.words) > len(toks) || !matchAt(toks, i, c) {
 				continue
 			}
-			w, neg := weight(c.lang), false
+			w, neg := weight(c.lang)*c.scale, false
 			for j := max(0, i-negationWindow); j < i; j++ {
 				if negatorSet[toks[j][0]] {
 					neg = true

@@ -242,3 +242,58 @@ func BenchmarkSuggest(b *testing.B) {
 		Suggest(in, 6)
 	}
 }
+
+// TestLexicon checks the emotion lexicon: a line that names a feeling but
+// no intent turns the row, in each language the table covers.
+func TestLexicon(t *testing.T) {
+	cases := []struct {
+		text, locale string
+		want         Intent
+	}{
+		{"such a miserable night", "en", Sadness},
+		{"you liar", "en", Anger},
+		{"this place is terrifying and dark", "en", Fear},
+		{"that smell is revolting", "en", Disgust},
+		{"eres un mentiroso", "es", Anger},
+		{"tengo miedo", "es", Fear},
+		{"quelle tristesse", "fr", Sadness},
+		{"c'est dégoûtant", "fr", Disgust},
+		{"que tristeza", "pt", Sadness},
+		{"du Lügner", "de", Anger},
+		{"che paura", "it", Fear},
+		{"hepsini kaybettim", "tr", Sadness},
+		{"мне страшно", "ru", Fear},
+		{"aku sangat bahagia", "id", Joy},
+		{"我很害怕", "zh", Fear},
+		{"انا خايف", "ar", Fear},
+		{"not miserable at all", "en", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			hits := Cues(c.text, c.locale)
+			if c.want == 0 {
+				for _, h := range hits {
+					assert.NotEqual(t, Sadness, h.Intent, "%+v", hits)
+				}
+				return
+			}
+			require.NotEmpty(t, hits)
+			assert.Equal(t, c.want, hits[0].Intent, "%+v", hits)
+		})
+	}
+}
+
+// TestPriorBlend checks that the prior row blends with the evidence: a
+// lone signal joins the prior's emoji instead of pushing them all out,
+// and a cue leads.
+func TestPriorBlend(t *testing.T) {
+	weak := Suggest(Input{Text: "the meeting is at noon", Locale: "en",
+		Alias: [][]Hit{{{"👀", 0.7}}}}, 6)
+	es := emojis(weak)
+	require.Len(t, es, 6)
+	assert.Contains(t, es, "👀")
+	assert.Subset(t, es, DefaultRow[:5], "%v", es)
+	strong := emojis(Suggest(Input{Text: "thank you so much", Locale: "en"}, 6))
+	assert.Equal(t, "🙏", strong[0], "%v", strong)
+	assert.Contains(t, strong, DefaultRow[0], "the prior still fills the row")
+}
