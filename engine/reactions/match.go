@@ -60,6 +60,22 @@ var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string]
 // prefixKey is the index key of a prefix cue and of a word looked up.
 func prefixKey(w string) string { return w[:min(2, len(w))] }
 
+// contrastSet holds the one-word contrasts; contrastPhrases the others
+// (several words, or unspaced).
+var contrastSet, contrastPhrases = func() (map[string]bool, []string) {
+	set := map[string]bool{}
+	var phrases []string
+	for _, c := range contrasts {
+		n := textnorm.Normalize(c, 0)
+		if strings.Contains(n, " ") || textnorm.IsUnspaced(n) {
+			phrases = append(phrases, strings.ReplaceAll(n, " ", ""))
+		} else {
+			set[n] = true
+		}
+	}
+	return set, phrases
+}()
+
 var negatorSet, intensifierSet = func() (map[string]bool, map[string]bool) {
 	neg, inten := map[string]bool{}, map[string]bool{}
 	for _, ws := range negators {
@@ -100,6 +116,28 @@ func Cues(text, locale string) []CueHit {
 		toks[i] = [3]string{t, squeeze(t, 2), squeeze(t, 1)}
 	}
 	joined := strings.ReplaceAll(norm, " ", "")
+	// The last contrast: a token index, and a byte offset in joined for
+	// the unspaced cues (a spaced contrast counts there too, and the other
+	// way round, as its token's place in the joined text).
+	cutTok, cutByte := -1, -1
+	for i, t := range raw {
+		if contrastSet[t] {
+			cutTok = i
+		}
+	}
+	for _, c := range contrastPhrases {
+		if at := strings.LastIndex(joined, c); at > cutByte {
+			cutByte = at
+		}
+	}
+	if cutTok >= 0 {
+		cutByte = max(cutByte, len(strings.Join(raw[:cutTok], "")))
+	}
+	if cutByte >= 0 && cutTok < 0 {
+		for i, start := 0, 0; i < len(raw) && start <= cutByte; i++ {
+			cutTok, start = i, start+len(raw[i])
+		}
+	}
 	best := map[Intent]int{} // index into hits
 	var hits []CueHit
 	add := func(in Intent, w float64, what string, at int) {
@@ -128,6 +166,9 @@ func Cues(text, locale string) []CueHit {
 			continue
 		}
 		w, neg := weight(c.lang)*c.scale, false
+		if at < cutByte {
+			w *= contrastWeight
+		}
 		for _, n := range negators["zh"] {
 			if strings.HasSuffix(joined[:at], n) {
 				neg = true
@@ -154,7 +195,14 @@ func Cues(text, locale string) []CueHit {
 				continue
 			}
 			w, neg := weight(c.lang)*c.scale, false
-			for j := max(0, i-negationWindow); j < i; j++ {
+			if i < cutTok {
+				w *= contrastWeight
+			}
+			from := max(0, i-negationWindow)
+			if cutTok < i {
+				from = max(from, cutTok+1) // a negation does not reach across a contrast ("sin embargo")
+			}
+			for j := from; j < i; j++ {
 				if negatorSet[toks[j][0]] {
 					neg = true
 				}

@@ -297,3 +297,27 @@ func TestPriorBlend(t *testing.T) {
 	assert.Equal(t, "🙏", strong[0], "%v", strong)
 	assert.Contains(t, strong, DefaultRow[0], "the prior still fills the row")
 }
+
+// TestContrast checks that the clause after a contrast decides the mood.
+func TestContrast(t *testing.T) {
+	cases := []struct {
+		text, locale string
+		want         Intent
+	}{
+		{"the film was fun but I am exhausted", "en", Tired},
+		{"I was scared but now I am so happy", "en", Joy},
+		{"la fiesta estuvo genial pero estoy triste", "es", Sadness},
+		{"c'était drôle mais je suis fatigué", "fr", Tired},
+		{"eğlenceliydi ama çok yorgunum", "tr", Tired},
+		{"很开心但是好累", "zh", Tired},
+		{"fue divertido sin embargo estoy cansado", "es", Tired},
+		{"so happy", "en", Joy},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			hits := Cues(c.text, c.locale)
+			require.NotEmpty(t, hits)
+			assert.Equal(t, c.want, hits[0].Intent, "%+v", hits)
+		})
+	}
+}
