@@ -101,6 +101,13 @@ type CueHit struct {
 // (and English) counts: mixed-language chat is common, false friends too.
 const foreignWeight = 0.75
 
+// repeatWeight is what each further word of an intent adds (times the
+// weaker of the two), up to maxCueWeight.
+const (
+	repeatWeight = 0.25
+	maxCueWeight = 1.5
+)
+
 // Cues finds the intents of a message. Negated cues are dropped or, where
 // the negation has a meaning of its own ("not happy"), turned into it; an
 // intensifier just before a cue ("so happy") strengthens it. Each intent is
@@ -139,18 +146,29 @@ func Cues(text, locale string) []CueHit {
 		}
 	}
 	best := map[Intent]int{} // index into hits
+	counted := map[[2]int]bool{}
 	var hits []CueHit
 	add := func(in Intent, w float64, what string, at int) {
 		if in == 0 {
 			return
 		}
 		if i, ok := best[in]; ok {
-			if w > hits[i].Weight {
-				hits[i].Weight, hits[i].Cue = w, what
+			// Another word of the same intent adds a little (three angry
+			// words outweigh one cheerful one); the same word matched by
+			// cues of several languages counts once.
+			extra := 0.0
+			if !counted[[2]int{int(in), at}] {
+				extra = repeatWeight * min(w, hits[i].Weight)
 			}
+			if w > hits[i].Weight {
+				hits[i].Cue = what
+			}
+			hits[i].Weight = min(max(w, hits[i].Weight)+extra, maxCueWeight)
 			hits[i].pos = min(hits[i].pos, at)
+			counted[[2]int{int(in), at}] = true
 			return
 		}
+		counted[[2]int{int(in), at}] = true
 		best[in] = len(hits)
 		hits = append(hits, CueHit{Intent: in, Weight: w, Cue: what, pos: at})
 	}

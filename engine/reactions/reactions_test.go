@@ -266,6 +266,7 @@ func TestLexicon(t *testing.T) {
 		{"aku sangat bahagia", "id", Joy},
 		{"我很害怕", "zh", Fear},
 		{"انا خايف", "ar", Fear},
+		{"happy birthday you liar cheat and traitor", "en", Anger}, // three words of anger outweigh one cue
 		{"not miserable at all", "en", 0},
 	}
 	for _, c := range cases {
