@@ -64,13 +64,16 @@ type Suggestion struct {
 
 // The weights of each signal (the most a single signal can give).
 const (
-	wPresent   = 0.85 // an emoji the author wrote
-	wCue       = 0.8  // first emoji of an intent row
-	wVocab     = 0.45 // a vocabulary emoji at the top of the calibration range
-	wAlias     = 0.5  // best alias hit of a clause
-	wNearest   = 0.4  // nearest catalog emoji at the top of the range
-	wPrior     = 0.3  // the first emoji of the prior row
-	priorDecay = 0.85 // each next emoji of the prior row
+	wPresent = 0.85 // an emoji the author wrote
+	wCue     = 0.8  // first emoji of an intent row
+	wVocab   = 0.45 // a vocabulary emoji at the top of the calibration range
+	wAlias   = 0.5  // best alias hit of a clause
+	wNearest = 0.4  // nearest catalog emoji at the top of the range
+	wPrior   = 0.3  // the first emoji of the prior row
+	// embeddingWithCues scales the embedding signals of a message that
+	// has cues.
+	embeddingWithCues = 0.5
+	priorDecay        = 0.85 // each next emoji of the prior row
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -134,7 +137,15 @@ func Suggest(in Input, limit int) []Suggestion {
 		note(e, kPresent, wPresent*pow(0.9, i))
 	}
 	moodSum := 0.0
-	for _, c := range Cues(in.Text, in.Locale) {
+	cues := Cues(in.Text, in.Locale)
+	// The embedding is a tie-breaker once the words have spoken: a
+	// message with cues keeps embeddingWithCues of its embedding signals
+	// (the local model mixes antonyms, "happy" and "sad" sit close).
+	embed := 1.0
+	if len(cues) > 0 {
+		embed = embeddingWithCues
+	}
+	for _, c := range cues {
 		moodSum += float64(mood[c.Intent]) * c.Weight
 		for i, e := range rows[c.Intent] {
 			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*(1-0.1*float64(i)))
@@ -160,7 +171,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		slices.SortStableFunc(sims, func(a, b sim) int { return cmp.Compare(b.cos, a.cos) })
 		for _, s := range sims[:min(vocabTop, len(sims))] {
-			note(s.e, kVocab, wVocab*strength(s.cos))
+			note(s.e, kVocab, embed*wVocab*strength(s.cos))
 		}
 	}
 	for _, hits := range in.Alias {
@@ -169,7 +180,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 	}
 	for _, h := range in.Nearest[:min(nearestTop, len(in.Nearest))] {
-		if x := note(h.Emoji, kNearest, wNearest*strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
+		if x := note(h.Emoji, kNearest, embed*wNearest*strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
 			x.veryNear = true
 		}
 	}

@@ -322,3 +322,19 @@ func TestContrast(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbeddingIsTieBreakerWithCues checks that once a message has cues,
+// a lone embedding match no longer enters the list on its own.
+func TestEmbeddingIsTieBreakerWithCues(t *testing.T) {
+	sim := func(e string) (float64, bool) {
+		if e == "🤔" {
+			return 0.75, true
+		}
+		return 0.1, true
+	}
+	without := emojis(Suggest(Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal, Similarity: sim}, 10))
+	assert.Contains(t, without, "🤔")
+	with := emojis(Suggest(Input{Text: "thank you, the meeting is at noon", Locale: "en", Calibration: cal, Similarity: sim}, 10))
+	assert.NotContains(t, with, "🤔")
+	assert.Equal(t, "🙏", with[0])
+}
