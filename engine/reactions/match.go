@@ -57,8 +57,13 @@ var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string]
 	return first, pre, unspaced
 }()
 
-// prefixKey is the index key of a prefix cue and of a word looked up.
-func prefixKey(w string) string { return w[:min(2, len(w))] }
+// prefixKey is the index key of a prefix cue: its first prefixKeyLen
+// bytes. A word is looked up under each of its first 1..prefixKeyLen
+// bytes, so a short prefix cue is found too; the longer the key, the fewer
+// candidates a word brings (the emotion lexicon holds many prefixes).
+func prefixKey(w string) string { return w[:min(prefixKeyLen, len(w))] }
+
+const prefixKeyLen = 3
 
 // contrastSet holds the one-word contrasts; contrastPhrases the others
 // (several words, or unspaced).
@@ -206,7 +211,9 @@ func Cues(text, locale string) []CueHit {
 				continue
 			}
 			cands = append(cands, byFirstWord[form]...)
-			cands = append(cands, byPrefix[prefixKey(form)]...)
+			for k := 1; k <= min(prefixKeyLen, len(form)); k++ {
+				cands = append(cands, byPrefix[form[:k]]...)
+			}
 		}
 		for _, c := range cands {
 			if i+len(c.words) > len(toks) || !matchAt(toks, i, c) {
