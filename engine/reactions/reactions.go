@@ -73,7 +73,9 @@ const (
 	// embeddingWithCues scales the embedding signals of a message that
 	// has cues.
 	embeddingWithCues = 0.5
-	priorDecay        = 0.85 // each next emoji of the prior row
+	// looseNearest scales a nearest catalog emoji below the ceiling.
+	looseNearest = 0.25
+	priorDecay   = 0.85 // each next emoji of the prior row
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -179,8 +181,15 @@ func Suggest(in Input, limit int) []Suggestion {
 			note(h.Emoji, kAlias, wAlias*h.Score*pow(0.85, r))
 		}
 	}
+	// A nearest catalog emoji below the very-close line is a tie-breaker:
+	// with an alias hit it admits a topical emoji, but it should not lift
+	// that emoji above the prior's faces on a loose cosine.
 	for _, h := range in.Nearest[:min(nearestTop, len(in.Nearest))] {
-		if x := note(h.Emoji, kNearest, embed*wNearest*strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
+		s, veryNear := embed*wNearest*strength(h.Score), h.Score >= cal.Ceiling
+		if !veryNear {
+			s *= looseNearest
+		}
+		if x := note(h.Emoji, kNearest, s); x != nil && veryNear {
 			x.veryNear = true
 		}
 	}
