@@ -343,7 +343,7 @@ func TestEmbeddingIsTieBreakerWithCues(t *testing.T) {
 // the very-close line admits a topical emoji with an alias hit but does
 // not lift it above the prior's first face.
 func TestLooseNearestIsTieBreaker(t *testing.T) {
-	es := emojis(Suggest(Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 0.5}}},
+	es := emojis(Suggest(Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 0.4}}},
 		Nearest: []Hit{{"🍕", 0.7}}, Calibration: cal}, 6))
 	assert.Contains(t, es, "🍕")
 	assert.Equal(t, DefaultRow[0], es[0], "%v", es)
