@@ -4,18 +4,22 @@
 // adds up without ever passing 1:
 //
 //   - emoji already in the text (people mirror them);
-//   - intent cues written by hand per language, with negators and
-//     intensifiers (Cues): thanks, congratulations, condolences, laughter,
-//     agreement and the moods, each with its row of reactions;
+//   - intent cues written by hand per language, with negators,
+//     intensifiers and contrasts (Cues): thanks, congratulations,
+//     condolences, laughter, agreement and the moods, each with its row of
+//     reactions, plus a broad emotion lexicon per language (lexTable) that
+//     turns the mood of lines naming no intent;
 //   - the curated reaction vocabulary ranked by the message embedding;
 //   - alias hits per clause (the caller searches each of Clauses);
 //   - the nearest emoji of the whole catalog to the message embedding.
 //
 // An emoji outside the vocabulary is topical: it is offered only with two
 // kinds of signal or a very close embedding match, so "pizza tonight?"
-// does not put 🍕 above 😍 on a single keyword. When the signals give
-// fewer emoji than asked, the default reaction row (turned towards the
-// message's mood) fills the list.
+// does not put 🍕 above 😍 on a single keyword. The default reaction row
+// (turned towards the message's mood) is a prior blended with all this:
+// its emoji carry a decaying prior score that evidence adds to, so weak
+// evidence promotes an emoji among the prior's instead of replacing the
+// whole row. The embedding is a tie-breaker where words have spoken.
 //
 // The package is pure Go: the caller brings the alias hits and the
 // embedding similarities, so it is tested with tables and no model.
