@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
 )
@@ -123,9 +124,9 @@ func Cues(text, locale string) []CueHit {
 		return nil
 	}
 	raw := strings.Fields(norm)
-	toks := make([][3]string, len(raw)) // as typed, runs squeezed to 2, to 1
+	toks := make([][4]string, len(raw)) // as typed, runs squeezed to 2, to 1, Arabic proclitics off
 	for i, t := range raw {
-		toks[i] = [3]string{t, squeeze(t, 2), squeeze(t, 1)}
+		toks[i] = [4]string{t, squeeze(t, 2), squeeze(t, 1), stripProclitic(t)}
 	}
 	joined := strings.ReplaceAll(norm, " ", "")
 	// The last contrast: a token index, and a byte offset in joined for
@@ -255,7 +256,7 @@ func Cues(text, locale string) []CueHit {
 // matchAt reports whether cue c matches the tokens from i: each word equal
 // to the token (as typed or with stretched letters squeezed), the last
 // word of a prefix cue a prefix of it.
-func matchAt(toks [][3]string, i int, c *cue) bool {
+func matchAt(toks [][4]string, i int, c *cue) bool {
 	for k, w := range c.words {
 		t := toks[i+k]
 		last := k == len(c.words)-1
@@ -271,4 +272,26 @@ func matchAt(toks [][3]string, i int, c *cue) bool {
 		}
 	}
 	return true
+}
+
+// arabicProclitics are the particles Arabic writes joined to the next
+// word: the article and "and", "with", "for", "so" before it ("والحزن" is
+// "and the sadness"). Longest first.
+var arabicProclitics = []string{"وبال", "وال", "بال", "فال", "كال", "لل", "ال", "و", "ب", "ف", "ل"}
+
+// stripProclitic takes one run of Arabic proclitics off a word, so
+// "والحزن" is found as "حزن". What remains keeps two letters after the
+// article ("الحب") and three after a one-letter particle, so a word that
+// merely begins with و or ب ("ولد") stays whole.
+func stripProclitic(w string) string {
+	for _, p := range arabicProclitics {
+		keep := 2
+		if utf8.RuneCountInString(p) == 1 {
+			keep = 3
+		}
+		if strings.HasPrefix(w, p) && utf8.RuneCountInString(w[len(p):]) >= keep {
+			return w[len(p):]
+		}
+	}
+	return w
 }

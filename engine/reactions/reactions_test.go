@@ -348,3 +348,13 @@ func TestLooseNearestIsTieBreaker(t *testing.T) {
 	assert.Contains(t, es, "🍕")
 	assert.Equal(t, DefaultRow[0], es[0], "%v", es)
 }
+
+func TestStripProclitic(t *testing.T) {
+	for in, want := range map[string]string{"والحزن": "حزن", "بالخوف": "خوف", "الحب": "حب", "وحزين": "حزين",
+		"ولد": "ولد", "happy": "happy"} {
+		assert.Equal(t, want, stripProclitic(in), in)
+	}
+	hits := Cues("والحزن في قلبي", "ar")
+	require.NotEmpty(t, hits)
+	assert.Equal(t, Sadness, hits[0].Intent, "%+v", hits)
+}
