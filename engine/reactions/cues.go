@@ -296,6 +296,17 @@ var negators = map[string][]string{
 	"bn": {"না", "নয়", "নি"},
 }
 
+// contrasts turn a message at a clause: what follows them is what the
+// writer means ("the film was fun but I am exhausted" is answered as
+// tired), so cues before the last contrast count contrastWeight. Chinese
+// ones match as substrings of the unspaced text.
+var contrasts = []string{"but", "however", "though", "although", "pero", "sin embargo", "mais", "pourtant", "aber",
+	"jedoch", "mas", "porem", "ma", "ama", "fakat", "ancak", "но", "однако", "tapi", "namun", "但是",
+	"可是", "不过", "لكن", "بس"}
+
+// contrastWeight is how much a cue before the last contrast counts.
+const contrastWeight = 0.6
+
 // negationWindow is how many words before a cue a negator reaches.
 const negationWindow = 3
 

@@ -72,10 +72,13 @@ var rows = [numIntents][]string{
 var negated = [numIntents]Intent{Joy: Sadness, Love: 0, Laughter: 0, Agreement: 0, Hype: Sadness, Fear: 0}
 
 // DefaultRow is the reaction bar offered when a message gives no signal,
-// and what fills a short list: the most used emoji worldwide, in the order
-// of the Unicode Consortium's emoji frequency list (2021), which chat apps'
-// default bars follow closely; product design, not fitted on any set.
-var DefaultRow = []string{"😂", "❤️", "🤣", "👍", "😭", "🙏", "😘", "🥰", "😍", "😊"}
+// and the prior every answer is blended with. Its first five span the
+// moods, because a message with no signal is as likely sad or angry as
+// funny: Facebook's reaction set (2016: like, love, haha, wow, sad, angry),
+// a public design made to cover what people answer with, led by the two
+// most used emoji of the Unicode Consortium's frequency list (2021), then
+// the next most used of that list. Product design, not fitted on any set.
+var DefaultRow = []string{"😂", "❤️", "😮", "😢", "😡", "👍", "🤣", "😭", "🙏", "😍"}
 
 // moodRows reorder the default row when a message's mood is known but no
 // intent row fills the list: a cheerful line is answered with hearts and

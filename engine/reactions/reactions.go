@@ -4,18 +4,22 @@
 // adds up without ever passing 1:
 //
 //   - emoji already in the text (people mirror them);
-//   - intent cues written by hand per language, with negators and
-//     intensifiers (Cues): thanks, congratulations, condolences, laughter,
-//     agreement and the moods, each with its row of reactions;
+//   - intent cues written by hand per language, with negators,
+//     intensifiers and contrasts (Cues): thanks, congratulations,
+//     condolences, laughter, agreement and the moods, each with its row of
+//     reactions, plus a broad emotion lexicon per language (lexTable) that
+//     turns the mood of lines naming no intent;
 //   - the curated reaction vocabulary ranked by the message embedding;
 //   - alias hits per clause (the caller searches each of Clauses);
 //   - the nearest emoji of the whole catalog to the message embedding.
 //
 // An emoji outside the vocabulary is topical: it is offered only with two
 // kinds of signal or a very close embedding match, so "pizza tonight?"
-// does not put 🍕 above 😍 on a single keyword. When the signals give
-// fewer emoji than asked, the default reaction row (turned towards the
-// message's mood) fills the list.
+// does not put 🍕 above 😍 on a single keyword. The default reaction row
+// (turned towards the message's mood) is a prior blended with all this:
+// its emoji carry a decaying prior score that evidence adds to, so weak
+// evidence promotes an emoji among the prior's instead of replacing the
+// whole row. The embedding is a tie-breaker where words have spoken.
 //
 // The package is pure Go: the caller brings the alias hits and the
 // embedding similarities, so it is tested with tables and no model.
@@ -69,7 +73,13 @@ const (
 	wVocab   = 0.45 // a vocabulary emoji at the top of the calibration range
 	wAlias   = 0.5  // best alias hit of a clause
 	wNearest = 0.4  // nearest catalog emoji at the top of the range
-	wDefault = 0.05 // default row filler
+	wPrior   = 0.3  // the first emoji of the prior row
+	// embeddingWithCues scales the embedding signals of a message that
+	// has cues.
+	embeddingWithCues = 0.5
+	// looseNearest scales a nearest catalog emoji below the ceiling.
+	looseNearest = 0.25
+	priorDecay   = 0.85 // each next emoji of the prior row
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -133,7 +143,15 @@ func Suggest(in Input, limit int) []Suggestion {
 		note(e, kPresent, wPresent*pow(0.9, i))
 	}
 	moodSum := 0.0
-	for _, c := range Cues(in.Text, in.Locale) {
+	cues := Cues(in.Text, in.Locale)
+	// The embedding is a tie-breaker once the words have spoken: a
+	// message with cues keeps embeddingWithCues of its embedding signals
+	// (the local model mixes antonyms, "happy" and "sad" sit close).
+	embed := 1.0
+	if len(cues) > 0 {
+		embed = embeddingWithCues
+	}
+	for _, c := range cues {
 		moodSum += float64(mood[c.Intent]) * c.Weight
 		for i, e := range rows[c.Intent] {
 			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*(1-0.1*float64(i)))
@@ -159,7 +177,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		slices.SortStableFunc(sims, func(a, b sim) int { return cmp.Compare(b.cos, a.cos) })
 		for _, s := range sims[:min(vocabTop, len(sims))] {
-			note(s.e, kVocab, wVocab*strength(s.cos))
+			note(s.e, kVocab, embed*wVocab*strength(s.cos))
 		}
 	}
 	for _, hits := range in.Alias {
@@ -167,13 +185,40 @@ func Suggest(in Input, limit int) []Suggestion {
 			note(h.Emoji, kAlias, wAlias*h.Score*pow(0.85, r))
 		}
 	}
+	// A nearest catalog emoji below the very-close line is a tie-breaker:
+	// with an alias hit it admits a topical emoji, but it should not lift
+	// that emoji above the prior's faces on a loose cosine.
 	for _, h := range in.Nearest[:min(nearestTop, len(in.Nearest))] {
-		if x := note(h.Emoji, kNearest, wNearest*strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
+		s, veryNear := embed*wNearest*strength(h.Score), h.Score >= cal.Ceiling
+		if !veryNear {
+			s *= looseNearest
+		}
+		if x := note(h.Emoji, kNearest, s); x != nil && veryNear {
 			x.veryNear = true
 		}
 	}
 
-	out := make([]Suggestion, 0, limit)
+	// The prior row: the default bar, turned towards the message's mood.
+	// It is blended with the evidence rather than replaced by it: each of
+	// its emoji carries a prior score that decays along the row, combined
+	// by noisy-or with whatever evidence the emoji has, so weak evidence
+	// only promotes an emoji among the prior's, and strong evidence (a cue,
+	// an emoji the author wrote) leads.
+	fill := DefaultRow
+	switch {
+	case moodSum > 0:
+		fill = moodRows[+1]
+	case moodSum < 0:
+		fill = moodRows[-1]
+	}
+	priorOf := map[string]float64{}
+	for i, e := range fill {
+		if k := key(e); isKnown(e, k) {
+			if _, dup := priorOf[k]; !dup {
+				priorOf[k] = priorScore(i)
+			}
+		}
+	}
 	type ranked struct {
 		Suggestion
 		order int
@@ -183,7 +228,7 @@ func Suggest(in Input, limit int) []Suggestion {
 		if !admitted(k, x) {
 			continue
 		}
-		p, sem, other := 1.0, 0.0, 0.0
+		p, sem, other := 1-priorOf[k], 0.0, 0.0
 		for kd, s := range x.best {
 			p *= 1 - s
 			if kind(kd) == kVocab || kind(kd) == kNearest {
@@ -192,7 +237,14 @@ func Suggest(in Input, limit int) []Suggestion {
 				other += s
 			}
 		}
+		delete(priorOf, k)
 		rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+	}
+	for i, e := range fill {
+		if pr, ok := priorOf[key(e)]; ok {
+			delete(priorOf, key(e))
+			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(ev) + i})
+		}
 	}
 	slices.SortFunc(rs, func(a, b ranked) int {
 		if a.Score != b.Score {
@@ -200,33 +252,17 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		return cmp.Compare(a.order, b.order)
 	})
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if len(out) == limit {
-			break
-		}
+	out := make([]Suggestion, 0, min(limit, len(rs)))
+	for _, r := range rs[:min(limit, len(rs))] {
 		out = append(out, r.Suggestion)
-		seen[key(r.Emoji)] = true
-	}
-	fill := DefaultRow
-	switch {
-	case moodSum > 0:
-		fill = moodRows[+1]
-	case moodSum < 0:
-		fill = moodRows[-1]
-	}
-	for i, e := range fill {
-		if len(out) == limit {
-			break
-		}
-		if seen[key(e)] || !isKnown(e, key(e)) {
-			continue
-		}
-		seen[key(e)] = true
-		out = append(out, Suggestion{Emoji: e, Score: wDefault * (1 - 0.05*float64(i))})
 	}
 	return out
 }
+
+// priorScore is the prior weight of the i-th emoji of the prior row: the
+// first is worth about an alias hit of a clear keyword, and it decays so a
+// lone weak signal lands between prior emoji rather than above all.
+func priorScore(i int) float64 { return wPrior * pow(priorDecay, i) }
 
 // admitted applies the reactions-not-topics rule: a topical emoji needs
 // two kinds of signal (the author writing it counts as two) or a very

@@ -242,3 +242,119 @@ func BenchmarkSuggest(b *testing.B) {
 		Suggest(in, 6)
 	}
 }
+
+// TestLexicon checks the emotion lexicon: a line that names a feeling but
+// no intent turns the row, in each language the table covers.
+func TestLexicon(t *testing.T) {
+	cases := []struct {
+		text, locale string
+		want         Intent
+	}{
+		{"such a miserable night", "en", Sadness},
+		{"you liar", "en", Anger},
+		{"this place is terrifying and dark", "en", Fear},
+		{"that smell is revolting", "en", Disgust},
+		{"eres un mentiroso", "es", Anger},
+		{"tengo miedo", "es", Fear},
+		{"quelle tristesse", "fr", Sadness},
+		{"c'est dégoûtant", "fr", Disgust},
+		{"que tristeza", "pt", Sadness},
+		{"du Lügner", "de", Anger},
+		{"che paura", "it", Fear},
+		{"hepsini kaybettim", "tr", Sadness},
+		{"мне страшно", "ru", Fear},
+		{"aku sangat bahagia", "id", Joy},
+		{"我很害怕", "zh", Fear},
+		{"انا خايف", "ar", Fear},
+		{"happy birthday you liar cheat and traitor", "en", Anger}, // three words of anger outweigh one cue
+		{"not miserable at all", "en", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			hits := Cues(c.text, c.locale)
+			if c.want == 0 {
+				for _, h := range hits {
+					assert.NotEqual(t, Sadness, h.Intent, "%+v", hits)
+				}
+				return
+			}
+			require.NotEmpty(t, hits)
+			assert.Equal(t, c.want, hits[0].Intent, "%+v", hits)
+		})
+	}
+}
+
+// TestPriorBlend checks that the prior row blends with the evidence: a
+// lone signal joins the prior's emoji instead of pushing them all out,
+// and a cue leads.
+func TestPriorBlend(t *testing.T) {
+	weak := Suggest(Input{Text: "the meeting is at noon", Locale: "en",
+		Alias: [][]Hit{{{"👀", 0.7}}}}, 6)
+	es := emojis(weak)
+	require.Len(t, es, 6)
+	assert.Contains(t, es, "👀")
+	assert.Subset(t, es, DefaultRow[:5], "%v", es)
+	strong := emojis(Suggest(Input{Text: "thank you so much", Locale: "en"}, 6))
+	assert.Equal(t, "🙏", strong[0], "%v", strong)
+	assert.Contains(t, strong, DefaultRow[0], "the prior still fills the row")
+}
+
+// TestContrast checks that the clause after a contrast decides the mood.
+func TestContrast(t *testing.T) {
+	cases := []struct {
+		text, locale string
+		want         Intent
+	}{
+		{"the film was fun but I am exhausted", "en", Tired},
+		{"I was scared but now I am so happy", "en", Joy},
+		{"la fiesta estuvo genial pero estoy triste", "es", Sadness},
+		{"c'était drôle mais je suis fatigué", "fr", Tired},
+		{"eğlenceliydi ama çok yorgunum", "tr", Tired},
+		{"很开心但是好累", "zh", Tired},
+		{"fue divertido sin embargo estoy cansado", "es", Tired},
+		{"so happy", "en", Joy},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			hits := Cues(c.text, c.locale)
+			require.NotEmpty(t, hits)
+			assert.Equal(t, c.want, hits[0].Intent, "%+v", hits)
+		})
+	}
+}
+
+// TestEmbeddingIsTieBreakerWithCues checks that once a message has cues,
+// a lone embedding match no longer enters the list on its own.
+func TestEmbeddingIsTieBreakerWithCues(t *testing.T) {
+	sim := func(e string) (float64, bool) {
+		if e == "🤔" {
+			return 0.75, true
+		}
+		return 0.1, true
+	}
+	without := emojis(Suggest(Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal, Similarity: sim}, 10))
+	assert.Contains(t, without, "🤔")
+	with := emojis(Suggest(Input{Text: "thank you, the meeting is at noon", Locale: "en", Calibration: cal, Similarity: sim}, 10))
+	assert.NotContains(t, with, "🤔")
+	assert.Equal(t, "🙏", with[0])
+}
+
+// TestLooseNearestIsTieBreaker checks that a nearest catalog emoji below
+// the very-close line admits a topical emoji with an alias hit but does
+// not lift it above the prior's first face.
+func TestLooseNearestIsTieBreaker(t *testing.T) {
+	es := emojis(Suggest(Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 0.4}}},
+		Nearest: []Hit{{"🍕", 0.7}}, Calibration: cal}, 6))
+	assert.Contains(t, es, "🍕")
+	assert.Equal(t, DefaultRow[0], es[0], "%v", es)
+}
+
+func TestStripProclitic(t *testing.T) {
+	for in, want := range map[string]string{"والحزن": "حزن", "بالخوف": "خوف", "الحب": "حب", "وحزين": "حزين",
+		"ولد": "ولد", "happy": "happy"} {
+		assert.Equal(t, want, stripProclitic(in), in)
+	}
+	hits := Cues("والحزن في قلبي", "ar")
+	require.NotEmpty(t, hits)
+	assert.Equal(t, Sadness, hits[0].Intent, "%+v", hits)
+}
