@@ -84,6 +84,11 @@ function symbolKey(raw) {
   return raw.split(/[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/).filter(Boolean).join(' ').toLowerCase()
 }
 
+function isAsciiText(s) {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false
+  return true
+}
+
 function isSymbolic(raw) {
   if (raw.length > 16 || utf8Len(raw) > 16) return false
   let punct = 0
@@ -115,7 +120,7 @@ class Index {
         if (ids.has(id)) continue
         const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
           ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0 }
-        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 14] || undefined, shortcode: r[x.shortcode ?? 15] || undefined }
+        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 14] || undefined, shortcode: r[x.customShortcode ?? 15] || undefined }
         ids.set(id, E.length)
         E.push(e)
         const k = emojiKey(e.emoji)
@@ -170,7 +175,8 @@ class Index {
     const si = this.segs.length
     this.segs.push(s)
     s.labels = new Array(this.entries.length).fill('')
-    const seen = new Set()
+    const seen = [] // entry -> its normalized texts in this locale (a text once per entry)
+    const stems = new Map() // token -> stem, computed once per distinct token
     const { pText, pEntry, pField, pNTok, pSeg } = this
     for (const p of packs) {
       const x = p.rowIndex || ROW_INDEX
@@ -181,32 +187,37 @@ class Index {
         const ei = this.ids.get(r[x.id])
         if (ei === undefined) continue
         if (core && r[x.name]) s.labels[ei] = r[x.label]
+        const mine = seen[ei] || (seen[ei] = [])
         for (let fi = 0; fi < 5; fi++) {
           const cell = r[cols[fi]]
           if (!cell) continue
-          for (const raw of cell.split('|')) {
+          const list = cell.split('|')
+          for (let k = 0; k < list.length; k++) {
+            const raw = list[k]
             if (isSymbolic(raw)) {
-              const k = symbolKey(raw)
-              const l = s.symbols.get(k)
-              l ? l.push((ei << 3) | fi) : s.symbols.set(k, [(ei << 3) | fi])
+              const sk = symbolKey(raw)
+              const l = s.symbols.get(sk)
+              l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
             }
             const text = normalize(raw, 0)
-            if (!text) continue
-            const dk = ei + ' ' + text
-            if (seen.has(dk)) continue
-            seen.add(dk)
+            if (!text || mine.includes(text)) continue
+            mine.push(text)
             const pid = pText.length
-            const toks = tokenize(text)
+            const ascii = isAsciiText(text)
+            const toks = ascii ? text.split(' ') : tokenize(text)
             pText.push(text)
             pEntry.push(ei)
             pField.push(fi)
             pNTok.push(Math.min(toks.length, 255))
             pSeg.push(si)
             s.n++
-            for (const t of toks) {
+            for (let j = 0; j < toks.length; j++) {
+              const t = toks[j]
               addPost(s.terms, t, pid)
-              if (!isUnspaced(t)) {
-                addPost(s.stems, stem(t), pid)
+              if (ascii || !isUnspaced(t)) {
+                let st = stems.get(t)
+                if (st === undefined) stems.set(t, (st = stem(t)))
+                addPost(s.stems, st, pid)
                 continue
               }
               const cs = Array.from(t)
@@ -674,6 +685,11 @@ class AliasEngine {
   get locales() { return this._ix.segs.map((s) => s.locale).filter((l) => l !== 'custom') }
   get entries() {
     return this._entries || (this._entries = this._ix.entries.map((_, i) => this._entry(i)))
+  }
+  /** groupLabel names a group (0..9) in a locale's pack, else English; '' when unknown. */
+  groupLabel(group, locale) {
+    for (const l of [language(locale), 'en']) for (const s of this._ix.segs) if (s.locale === l && s.groups[group]) return s.groups[group]
+    return ''
   }
   withCulture(culture) {
     return new AliasEngine(this._ix, culture, this._packs)
