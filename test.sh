@@ -25,6 +25,9 @@ scripts/check-reproducible.sh
 echo "== go test (unit tests and e2e on hostsim)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
 
+echo "== client library: goldens, node --test, tsc, size (the browser test is TestDemoBrowser in e2e)"
+scripts/test-client.sh
+
 echo "== engine and service compiled to js/wasm, run under hostsim"
 GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim run" ./engine/... ./service/...
 

@@ -9,13 +9,14 @@ export const CULTURE_FORMAT = 'emojisearch.culture'
 export const CULTURE_FORMAT_VERSION = 1
 const MAX_INSERTED = 5
 const KINDS = ['lasting', 'seasonal', 'event', 'regional']
-const REGIONS = new Set(('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+let regionSet
+const REGIONS = () => regionSet || (regionSet = new Set(('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
   'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
   'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP ' +
   'KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ ' +
   'NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
   'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ ' +
-  'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '))
+  'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' ')))
 
 const pad = (n) => String(n).padStart(2, '0')
 /** localDay is the device's local day of now (a Date or epoch ms), YYYY-MM-DD. */
@@ -39,7 +40,7 @@ export function regionOf(tag) {
   for (let i = 1; i < parts.length; i++) {
     const p = parts[i]
     if (p.length === 1) return undefined
-    if (p.length === 2) return REGIONS.has(p.toUpperCase()) ? p.toUpperCase() : undefined
+    if (p.length === 2) return REGIONS().has(p.toUpperCase()) ? p.toUpperCase() : undefined
   }
   return undefined
 }
@@ -76,7 +77,7 @@ export function assertCulture(value) {
     if ((e?.kind === 'seasonal' || e?.kind === 'event') && (!ws.length || rs.length)) bad(`${n}: windows/regions`)
     if (e?.kind === 'regional' && !rs.length) bad(`${n}: regional without regions`)
     if ((e?.over || []).length && e.kind !== 'regional') bad(`${n}: over`)
-    if (rs.some((r) => !REGIONS.has(r))) bad(`${n}: region`)
+    if (rs.some((r) => !REGIONS().has(r))) bad(`${n}: region`)
     if (ws.some((w) => !isDay(w.from) || !isDay(w.to) || w.to < w.from || w.from < value.from || w.to > value.to)) bad(`${n}: window`)
   }
   if (errs.length) throw new TypeError('emojisearch: invalid culture file: ' + errs.slice(0, 10).join('; '))

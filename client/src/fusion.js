@@ -2,7 +2,7 @@
 import { baseId, hexcodeOf, emojiOfHex } from './hex.js'
 
 /** Cosine range of the default model over which the meaning tier's weight rises. */
-export const DEFAULT_SEMANTIC_CALIBRATION = Object.freeze({ floor: 0.44, ceiling: 0.58 })
+export const DEFAULT_SEMANTIC_CALIBRATION = /* @__PURE__ */ Object.freeze({ floor: 0.44, ceiling: 0.58 })
 const clamp01 = (x) => (x > 1 ? 1 : x >= 0 ? x : 0)
 const finite = Number.isFinite
 const positiveOr = (x, d) => (x > 0 && x !== Infinity ? x : d)

@@ -1,10 +1,10 @@
 // Hexcode and skin-tone helpers (Go: engine/helpers.go).
 
 /** SKIN_TONES: tone 1..5 (light to dark) is the modifier at that index; 0 is no tone. */
-export const SKIN_TONES = Object.freeze(['', '\u{1F3FB}', '\u{1F3FC}', '\u{1F3FD}', '\u{1F3FE}', '\u{1F3FF}'])
+export const SKIN_TONES = /* @__PURE__ */ Object.freeze(['', '\u{1F3FB}', '\u{1F3FC}', '\u{1F3FD}', '\u{1F3FE}', '\u{1F3FF}'])
 
 /** COMMON_REACTIONS: the emoji most offered in chat apps' reaction bars. */
-export const COMMON_REACTIONS = Object.freeze(['👍', '❤️', '😂', '😮', '😢', '😡', '🎉', '🙏', '🔥', '👀', '👏', '🤔'])
+export const COMMON_REACTIONS = /* @__PURE__ */ Object.freeze(['👍', '❤️', '😂', '😮', '😢', '😡', '🎉', '🙏', '🔥', '👀', '👏', '🤔'])
 
 /** hexcodeOf is the emojibase hexcode of an emoji, tone included; FE0F dropped when one code point remains. */
 export function hexcodeOf(emoji) {
@@ -25,7 +25,7 @@ export function emojiOfHex(hex) {
   return out
 }
 
-const textDefault = new Set(['261D', '26F9', '270C', '270D', '1F3CB', '1F3CC', '1F574', '1F575', '1F590'])
+const textDefault = /* @__PURE__ */ new Set(['261D', '26F9', '270C', '270D', '1F3CB', '1F3CC', '1F574', '1F575', '1F590'])
 const multi = {
   '1F469-200D-1F91D-200D-1F468': '1F46B', '1F468-200D-1F91D-200D-1F468': '1F46C', '1F469-200D-1F91D-200D-1F469': '1F46D',
   '1F9D1-200D-1F430-200D-1F9D1': '1F46F', '1F469-200D-1F430-200D-1F469': '1F46F-200D-2640-FE0F',

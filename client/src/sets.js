@@ -2,7 +2,7 @@
 import { hexcodeOf } from './hex.js'
 
 /** EMOJI_SETS: `native` (the device's font) and the three hosted sets served under /v1/sets/. */
-export const EMOJI_SETS = Object.freeze(['native', 'twemoji', 'openmoji', 'noto'])
+export const EMOJI_SETS = /* @__PURE__ */ Object.freeze(['native', 'twemoji', 'openmoji', 'noto'])
 export const isEmojiSet = (value) => EMOJI_SETS.includes(value)
 
 /** emojiImageUrl is {endpoint}/v1/sets/<set>/<hexcode>.svg, or undefined for native or without an endpoint. */
