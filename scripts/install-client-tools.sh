@@ -28,7 +28,7 @@ if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "${PKGS[*]}" ];
 fi
 
 if [ -n "${INSTALL_BENCH:-}" ]; then
-  BENCH=(emoji-picker-element@1.29.1 emoji-mart@5.6.0 @emoji-mart/data@1.2.1 fake-indexeddb@6.2.8)
+  BENCH=(emoji-picker-element@1.29.1 emoji-picker-element-data@1.8.0 emoji-mart@5.6.0 @emoji-mart/data@1.2.1 fake-indexeddb@6.2.8)
   b=bench/client
   if [ ! -f "$b/node_modules/.installed" ] || [ "$(cat "$b/node_modules/.installed")" != "${BENCH[*]}" ]; then
     mkdir -p "$b"

@@ -39,6 +39,7 @@ class Seg {
       // UTF-16 order equals UTF-8 (Go's) order unless a key holds astral characters.
       if (k.some((s) => /[\ud800-\udfff]/.test(s))) k.sort(cmpUTF8)
       this.keys = k
+      this.post = k.map((t) => this.terms.get(t))
       this.cmp = k.some((s) => /[\ud800-\udfff]/.test(s)) ? cmpUTF8 : null
     }
     return this.keys
@@ -168,6 +169,10 @@ class Index {
     this.fHead = new Float32Array(m)
     this.gen = 0
     this.uw = new Float32Array(MAX_UNITS)
+    this.tP = []
+    this.tE = []
+    this.hS = new Float32Array(m) // rank: hit score and field per entry
+    this.hF = new Uint8Array(m)
   }
 
   build(loc, packs) {
@@ -315,8 +320,9 @@ class Index {
       this.pStamp.fill(0), this.eStamp.fill(0), this.fStamp.fill(0)
       this.gen = 1
     }
-    this.tP = []
-    this.tE = []
+    this.tP.length = 0
+    this.tE.length = 0
+    this.segW = this.segs.map((_, si) => this.segWeight(si, p))
     this.unitWeights(units, p)
     for (let ui = 0; ui < units.length; ui++) this.matchUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
     this.score(units.length, p)
@@ -390,7 +396,7 @@ class Index {
         const [lo, hi] = seg.prefixRange(pre)
         for (let k = lo; k < hi && k < lo + 64; k++) {
           const q = f(f(F07 * cutB) / Math.max(utf8Len(keys[k]), blen))
-          matched = this.addList(si, seg.terms.get(keys[k]), ui, q, true, p) || matched
+          matched = this.addList(si, seg.post[k], ui, q, true, p) || matched
         }
       }
     }
@@ -412,7 +418,7 @@ class Index {
         const key = keys[t]
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.addList(si, seg.terms.get(key), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+        if (key !== u.t) matched = this.addList(si, seg.post[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
       }
     }
     if (u.u) {
@@ -438,7 +444,7 @@ class Index {
       const d0 = utf8Len(term) - blen
       if (d0 > maxD || -d0 > maxD) continue
       const d = boundedEditDistance(text, term, maxD)
-      if (d <= maxD) matched = this.addList(si, seg.terms.get(term), ui, f(1 - f(F015 * (d - 1))), true, p) || matched
+      if (d <= maxD) matched = this.addList(si, seg.post[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
     }
     return matched
   }
@@ -446,8 +452,7 @@ class Index {
   addList(si, list, ui, q, typo, p) {
     if (typo) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
-    const w = this.segWeight(si, p)
-    const qw = f(q * w)
+    const qw = f(q * this.segW[si])
     let added = false
     const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen } = this
     for (let j = 0; j < list.length; j++) {
@@ -467,16 +472,20 @@ class Index {
       if (typo) pTypo[gp] = 1
       if (q > pCur[gp]) pCur[gp] = q
       const ei = pEntry[gp]
-      if (eStamp[ei] !== gen) {
-        eStamp[ei] = gen
-        this.eBest[ei] = 0, this.ePhrase[ei] = -1, this.eField[ei] = 0, this.eTypo[ei] = 0, this.eRel[ei] = 0
-        eUnits.fill(0, ei * MAX_UNITS, ei * MAX_UNITS + MAX_UNITS)
-        this.tE.push(ei)
-      }
+      if (eStamp[ei] !== gen) this.touch(ei)
       const v = f(qw * W[field])
       if (v > eUnits[ei * MAX_UNITS + ui]) eUnits[ei * MAX_UNITS + ui] = v
     }
     return added
+  }
+
+  // touch starts an entry's accumulator in this search.
+  touch(ei) {
+    this.eStamp[ei] = this.gen
+    this.eBest[ei] = 0, this.ePhrase[ei] = -1, this.eField[ei] = 0, this.eTypo[ei] = 0, this.eRel[ei] = 0
+    const u = this.eUnits, o = ei * MAX_UNITS
+    u[o] = u[o + 1] = u[o + 2] = u[o + 3] = u[o + 4] = u[o + 5] = u[o + 6] = u[o + 7] = 0
+    this.tE.push(ei)
   }
 
   segWeight(si, p) {
@@ -492,7 +501,7 @@ class Index {
       const cnt = pCnt[pid]
       if (nunits > 1 && f(cnt / nu) < this.minCoverage && !p.relaxed) continue
       const pcov = Math.min(1, f(cnt / Math.max(ntok, 1)))
-      const v = f(f(f(f(W[field] * this.segWeight(pSeg[pid], p)) * f(pSum[pid] + pCur[pid])) / nu) * f(F06 + f(F04 * pcov)))
+      const v = f(f(f(f(W[field] * this.segW[pSeg[pid]]) * f(pSum[pid] + pCur[pid])) / nu) * f(F06 + f(F04 * pcov)))
       if (v > eBest[e] || (v === eBest[e] && (field < eField[e] || (field === eField[e] && this.before(pid, field, ePhrase[e], eField[e]))))) {
         eBest[e] = v, ePhrase[e] = pid, eField[e] = field, eTypo[e] = pTypo[pid]
       }
@@ -544,79 +553,75 @@ class Index {
           }
           if (d === 0) continue
           const v = f(f(best * F03) * f(1 - f(F01 * d)))
-          if (this.eStamp[ni] !== this.gen) {
-            this.eStamp[ni] = this.gen
-            eBest[ni] = 0, ePhrase[ni] = -1, this.eField[ni] = 0, this.eTypo[ni] = 0, this.eRel[ni] = 0
-            this.eUnits.fill(0, ni * MAX_UNITS, ni * MAX_UNITS + MAX_UNITS)
-            this.tE.push(ni)
-          }
+          if (this.eStamp[ni] !== this.gen) this.touch(ni)
           if (v > eBest[ni]) eBest[ni] = v, ePhrase[ni] = phrase, this.eField[ni] = field, this.eTypo[ni] = typo, this.eRel[ni] = 1
         }
       }
     }
   }
 
+  // rank returns the best hits, one per family, each followed by its
+  // family's other gender members when the query named no gender (Go:
+  // Index.rank and expand). Hits are entry indices until the output.
   rank(limit) {
-    const { eBest, ePhrase, entries: E, fStamp, fHit, fHead, gen } = this
+    const { eBest, ePhrase, entries: E, fStamp, fHit, fHead, gen, hS, hF } = this
     const hits = []
     const others = []
-    const addOther = (h) => { if (!E[h.e].id.includes('200D-27A1')) others.push(h) }
+    const better = (a, b) => (hS[a] !== hS[b] ? hS[a] > hS[b] : a < b)
+    const addOther = (ei) => { if (!E[ei].id.includes('200D-27A1')) others.push(ei) }
     for (const ei of this.tE) {
       if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
       const ent = E[ei]
-      const h = { e: ei, s: f(eBest[ei] * f(F09 + f(f(F01 * ent.prior) / 100))), p: ePhrase[ei], f: this.eRel[ei] ? LOW : this.eTypo[ei] ? TYPO : this.eField[ei] }
+      hS[ei] = f(eBest[ei] * f(F09 + f(f(F01 * ent.prior) / 100)))
+      hF[ei] = this.eRel[ei] ? LOW : this.eTypo[ei] ? TYPO : this.eField[ei]
       const fm = ent.fam
       if (fStamp[fm] !== gen) {
         fStamp[fm] = gen, fHit[fm] = hits.length, fHead[fm] = 0
-        hits.push(h)
-      } else if (this.represents(h, hits[fHit[fm]])) {
+        hits.push(ei)
+      } else if (this.represents(ei, hits[fHit[fm]])) {
         addOther(hits[fHit[fm]])
-        hits[fHit[fm]] = h
-      } else addOther(h)
-      if (fm === ei) fHead[fm] = h.s
+        hits[fHit[fm]] = ei
+      } else addOther(ei)
+      if (fm === ei) fHead[fm] = hS[ei]
     }
-    const top = topK(hits, limit)
-    if (!others.length) return top
-    const out = []
-    for (const h of top) {
-      if (out.length === limit) break
-      out.push(h)
-      const fm = E[h.e].fam
-      const direct = h.f !== LOW && h.f !== TYPO
-      const noGender = fm === h.e || f(fHead[fm] * BONUS) >= h.s
-      while (direct && noGender && out.length < limit) {
-        let best = -1
-        for (let i = 0; i < others.length; i++) if (E[others[i].e].fam === fm && (best < 0 || better(others[i], others[best]))) best = i
-        if (best < 0) break
-        out.push(others[best])
-        others[best] = others[others.length - 1]
-        others.pop()
+    const top = []
+    for (const h of hits) {
+      if (top.length === limit && !better(h, top[limit - 1])) continue
+      if (top.length < limit) top.push(h)
+      else top[limit - 1] = h
+      for (let i = top.length - 1; i > 0 && better(top[i], top[i - 1]); i--) [top[i], top[i - 1]] = [top[i - 1], top[i]]
+    }
+    let out = top
+    if (others.length) {
+      out = []
+      for (const h of top) {
+        if (out.length === limit) break
+        out.push(h)
+        const fm = E[h].fam
+        const direct = hF[h] !== LOW && hF[h] !== TYPO
+        const noGender = fm === h || f(fHead[fm] * BONUS) >= hS[h]
+        while (direct && noGender && out.length < limit) {
+          let best = -1
+          for (let i = 0; i < others.length; i++) if (E[others[i]].fam === fm && (best < 0 || better(others[i], others[best]))) best = i
+          if (best < 0) break
+          out.push(others[best])
+          others[best] = others[others.length - 1]
+          others.pop()
+        }
       }
     }
-    return out
+    return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
   }
 
   represents(a, b) {
-    const ea = this.entries[a.e], eb = this.entries[b.e]
-    let sa = a.s, sb = b.s
+    const ea = this.entries[a], eb = this.entries[b]
+    let sa = this.hS[a], sb = this.hS[b]
     if (ea.ver < eb.ver) sa = f(sa * BONUS)
     else if (eb.ver < ea.ver) sb = f(sb * BONUS)
-    else if (ea.fam === a.e) sa = f(sa * BONUS)
-    else if (eb.fam === b.e) sb = f(sb * BONUS)
-    return sa !== sb ? sa > sb : a.e < b.e
+    else if (ea.fam === a) sa = f(sa * BONUS)
+    else if (eb.fam === b) sb = f(sb * BONUS)
+    return sa !== sb ? sa > sb : a < b
   }
-}
-
-const better = (a, b) => (a.s !== b.s ? a.s > b.s : a.e < b.e)
-function topK(hits, k) {
-  const out = []
-  for (const h of hits) {
-    if (out.length === k && !better(h, out[k - 1])) continue
-    if (out.length < k) out.push(h)
-    else out[k - 1] = h
-    for (let i = out.length - 1; i > 0 && better(out[i], out[i - 1]); i--) [out[i], out[i - 1]] = [out[i - 1], out[i]]
-  }
-  return out
 }
 
 const rangeLen = (r) => r[1] - r[0]
