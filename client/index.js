@@ -1,6 +1,7 @@
 // @emojisearch/client: emoji search on the device (spec 3). Every export
 // comes from the package root; no dependencies.
-export { createEngine, AliasEngine } from './src/engine.js'
+export { createEngine } from './src/create.js'
+export { AliasEngine } from './src/engine.js'
 export { loadPacks, loadCustomPack } from './src/load.js'
 export { assertPack, isCustomPack, PACK_FORMAT, PACK_FORMAT_VERSION, FIELDS, DEFAULT_WEIGHTS, ROW_INDEX, CUSTOM_ID_PREFIX } from './src/format.js'
 export { createSearchSession } from './src/session.js'

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Size of the client library as an app's bundler ships it: esbuild --bundle
-# --minify, then gzip -9. The search core (createEngine with its text rules,
+# --minify, then gzip -9. The search core (the dictionary engine with its text
+# rules and ranking, without the culture layer, loaders or sessions:
 # client/core.js) must stay within 10 kB (10,000 bytes); the whole package
 # root is reported beside it.
 set -euo pipefail

@@ -3,10 +3,9 @@
 // the same packs (client/test/parity.test.js checks it against goldens
 // written by `go run ./engine/cmd/goldens`). Scores are float32 as in Go
 // (Math.fround at every step), so ties break the same way on both sides.
-import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH } from './text.js'
+import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
 import { assertPack, FIELDS, ROW_INDEX, CUSTOM_ID_PREFIX } from './format.js'
 import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
-import { applyCulture, localDay } from './culture.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
@@ -23,9 +22,9 @@ const F03 = f(0.3), F015 = f(0.15), F07 = f(0.7), F06 = f(0.6), F04 = f(0.4), F0
 class Seg {
   constructor(locale) {
     this.locale = locale
-    this.terms = new Map() // token -> phrase ids
-    this.stems = new Map()
-    this.grams = new Map()
+    this.terms = new Tab() // token -> phrase ids
+    this.stems = new Tab() // light stem of a spaced token -> phrase ids
+    this.grams = new Tab() // characters and character pairs of unspaced tokens -> phrase ids
     this.symbols = new Map() // raw emoticon key -> [entry<<3|field]
     this.keys = null // sorted terms, built on first prefix use
     this.n = 0 // phrases
@@ -35,12 +34,13 @@ class Seg {
   }
   sorted() {
     if (!this.keys) {
-      const k = [...this.terms.keys()].sort()
+      const k = [...this.terms.ids.keys()].sort()
       // UTF-16 order equals UTF-8 (Go's) order unless a key holds astral characters.
-      if (k.some((s) => /[\ud800-\udfff]/.test(s))) k.sort(cmpUTF8)
+      const astral = k.some((s) => /[\ud800-\udfff]/.test(s))
+      if (astral) k.sort(cmpUTF8)
       this.keys = k
-      this.post = k.map((t) => this.terms.get(t))
-      this.cmp = k.some((s) => /[\ud800-\udfff]/.test(s)) ? cmpUTF8 : null
+      this.tid = k.map((t) => this.terms.ids.get(t)) // sorted position -> term id
+      this.cmp = astral ? cmpUTF8 : null
     }
     return this.keys
   }
@@ -74,34 +74,69 @@ function cmpUTF8(a, b) {
   return a.length - b.length
 }
 
-function addPost(m, k, pid) {
-  const l = m.get(k)
-  if (!l) m.set(k, [pid])
-  else if (l[l.length - 1] !== pid) l.push(pid)
+// Tab maps keys to ascending lists of phrase ids. While a segment is
+// built, lists are chains in flat arrays; seal packs them into one
+// Int32Array with offsets, so an index is a few big arrays rather than
+// thousands of small ones (much less garbage-collector work at load).
+class Tab {
+  constructor() {
+    this.ids = new Map()
+    this.head = []
+    this.tail = []
+    this.nPid = []
+    this.nNext = []
+  }
+  add(k, pid) {
+    let id = this.ids.get(k)
+    if (id === undefined) {
+      id = this.head.length
+      this.ids.set(k, id)
+      this.head.push(-1)
+      this.tail.push(-1)
+    }
+    const t = this.tail[id]
+    if (t >= 0 && this.nPid[t] === pid) return
+    const n = this.nPid.length
+    this.nPid.push(pid)
+    this.nNext.push(-1)
+    if (t >= 0) this.nNext[t] = n
+    else this.head[id] = n
+    this.tail[id] = n
+  }
+  seal() {
+    const m = this.head.length
+    const off = (this.off = new Int32Array(m + 1))
+    const post = (this.post = new Int32Array(this.nPid.length))
+    let p = 0
+    for (let id = 0; id < m; id++) {
+      off[id] = p
+      for (let n = this.head[id]; n >= 0; n = this.nNext[n]) post[p++] = this.nPid[n]
+    }
+    off[m] = p
+    this.head = this.tail = this.nPid = this.nNext = null
+  }
+  has(k) {
+    return this.ids.has(k)
+  }
 }
 
 function symbolKey(raw) {
   if (utf8Len(raw) > 16) return ''
-  return raw.split(/[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/).filter(Boolean).join(' ').toLowerCase()
+  return raw.split(WS).filter(Boolean).join(' ').toLowerCase()
 }
 
-function isAsciiText(s) {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false
-  return true
-}
-
+const isAsciiText = (s) => !/[^\0-\x7f]/.test(s)
+// isSymbolic reports short phrases made mostly of ASCII punctuation
+// (emoticons). Native string operations only: pack loading runs once,
+// mostly before the JIT has warmed up.
 function isSymbolic(raw) {
-  if (raw.length > 16 || utf8Len(raw) > 16) return false
-  let punct = 0
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i)
-    if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) punct++
-  }
-  return punct > 0 && punct * 2 >= utf8Len(raw.trim())
+  if (raw.length > 16) return false
+  const punct = raw.replace(/[^!-/:-@[-`{-~]/g, '').length
+  return punct > 0 && punct * 2 >= utf8Len(raw.trim()) && utf8Len(raw) <= 16
 }
 
 const segName = (p) => (p.part === 'custom' ? 'custom' : p.locale)
-const emojiKey = (e) => e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '')
+const emojiKey = (e) => (/\ufe0f|\ud83c/.test(e) ? e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') : e)
 
 // Index holds the entries (the English core pack's rows, then custom rows)
 // and one segment per locale, English first.
@@ -109,7 +144,7 @@ class Index {
   constructor(packs, minCoverage) {
     this.minCoverage = f(minCoverage)
     const en = packs.find((p) => p.locale === 'en' && p.part === 'core')
-    if (!en) throw new TypeError('emojisearch: the English core pack is required')
+    if (!en) throw new TypeError('emojisearch: no English core pack')
     this.packVersion = en.packVersion
     const E = (this.entries = [])
     const ids = (this.ids = new Map())
@@ -180,7 +215,16 @@ class Index {
     const si = this.segs.length
     this.segs.push(s)
     s.labels = new Array(this.entries.length).fill('')
-    const seen = [] // entry -> its normalized texts in this locale (a text once per entry)
+    // A text once per entry and locale: an entry's phrases are one row per
+    // pack, so a new text is checked against the row so far and the entry's
+    // row of the locale's first pack.
+    const first = new Int32Array(this.entries.length).fill(-1)
+    const firstEnd = new Int32Array(this.entries.length)
+    const dup = (text, ei, rowStart) => {
+      for (let i = rowStart; i < pText.length; i++) if (pText[i] === text) return true
+      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (pText[i] === text) return true
+      return false
+    }
     const stems = new Map() // token -> stem, computed once per distinct token
     const { pText, pEntry, pField, pNTok, pSeg } = this
     for (const p of packs) {
@@ -192,7 +236,7 @@ class Index {
         const ei = this.ids.get(r[x.id])
         if (ei === undefined) continue
         if (core && r[x.name]) s.labels[ei] = r[x.label]
-        const mine = seen[ei] || (seen[ei] = [])
+        const rowStart = pText.length
         for (let fi = 0; fi < 5; fi++) {
           const cell = r[cols[fi]]
           if (!cell) continue
@@ -205,8 +249,7 @@ class Index {
               l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
             }
             const text = normalize(raw, 0)
-            if (!text || mine.includes(text)) continue
-            mine.push(text)
+            if (!text || dup(text, ei, rowStart)) continue
             const pid = pText.length
             const ascii = isAsciiText(text)
             const toks = ascii ? text.split(' ') : tokenize(text)
@@ -218,24 +261,28 @@ class Index {
             s.n++
             for (let j = 0; j < toks.length; j++) {
               const t = toks[j]
-              addPost(s.terms, t, pid)
+              s.terms.add(t, pid)
               if (ascii || !isUnspaced(t)) {
                 let st = stems.get(t)
                 if (st === undefined) stems.set(t, (st = stem(t)))
-                addPost(s.stems, st, pid)
+                s.stems.add(st, pid)
                 continue
               }
               const cs = Array.from(t)
               s.maxWord = Math.max(s.maxWord, cs.length)
               for (let i = 0; i < cs.length; i++) {
-                addPost(s.grams, cs[i], pid)
-                if (i > 0) addPost(s.grams, cs[i - 1] + cs[i], pid)
+                s.grams.add(cs[i], pid)
+                if (i > 0) s.grams.add(cs[i - 1] + cs[i], pid)
               }
             }
           }
         }
+        if (first[ei] < 0) first[ei] = rowStart, firstEnd[ei] = pText.length
       }
     }
+    s.terms.seal()
+    s.stems.seal()
+    s.grams.seal()
   }
 
   label(ei, loc) {
@@ -357,8 +404,9 @@ class Index {
   df(mask, key, table) {
     let df = 0
     for (let si = 0; si < this.segs.length; si++) {
-      const l = mask[si] && this.segs[si][table].get(key)
-      if (l) for (const pid of l) if (this.pField[pid] !== LOW) df++
+      const t = this.segs[si][table]
+      const id = mask[si] ? t.ids.get(key) : undefined
+      if (id !== undefined) for (let j = t.off[id]; j < t.off[id + 1]; j++) if (this.pField[t.post[j]] !== LOW) df++
     }
     return df
   }
@@ -396,7 +444,7 @@ class Index {
         const [lo, hi] = seg.prefixRange(pre)
         for (let k = lo; k < hi && k < lo + 64; k++) {
           const q = f(f(F07 * cutB) / Math.max(utf8Len(keys[k]), blen))
-          matched = this.addList(si, seg.post[k], ui, q, true, p) || matched
+          matched = this.addList(si, seg.terms, seg.tid[k], ui, q, true, p) || matched
         }
       }
     }
@@ -404,11 +452,11 @@ class Index {
 
   matchSegment(si, seg, ui, u, last, maxLen, blen, p) {
     let matched = false
-    const exact = seg.terms.get(u.t)
-    if (exact) matched = this.addList(si, exact, ui, 1, false, p) || matched
+    const exact = seg.terms.ids.get(u.t)
+    if (exact !== undefined) matched = this.addList(si, seg.terms, exact, ui, 1, false, p) || matched
     if (!u.u) {
-      const st = seg.stems.get(stem(u.t))
-      if (st) matched = this.addList(si, st, ui, Q_STEM, false, p) || matched
+      const st = seg.stems.ids.get(stem(u.t))
+      if (st !== undefined) matched = this.addList(si, seg.stems, st, ui, Q_STEM, false, p) || matched
     }
     if (last) {
       const keys = seg.sorted()
@@ -418,14 +466,14 @@ class Index {
         const key = keys[t]
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.addList(si, seg.post[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+        if (key !== u.t) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
       }
     }
     if (u.u) {
       const c = Array.from(u.t).length
       const q = c === 1 ? Q_UNIGRAM : c === 2 ? Q_BIGRAM : 0
-      const g = q > 0 && seg.grams.get(u.t)
-      if (g) matched = this.addList(si, g, ui, q, false, p) || matched
+      const g = q > 0 ? seg.grams.ids.get(u.t) : undefined
+      if (g !== undefined) matched = this.addList(si, seg.grams, g, ui, q, false, p) || matched
     }
     return matched
   }
@@ -444,18 +492,20 @@ class Index {
       const d0 = utf8Len(term) - blen
       if (d0 > maxD || -d0 > maxD) continue
       const d = boundedEditDistance(text, term, maxD)
-      if (d <= maxD) matched = this.addList(si, seg.post[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
+      if (d <= maxD) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
     }
     return matched
   }
 
-  addList(si, list, ui, q, typo, p) {
+  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q.
+  addList(si, tab, id, ui, q, typo, p) {
     if (typo) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
     const qw = f(q * this.segW[si])
     let added = false
     const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen } = this
-    for (let j = 0; j < list.length; j++) {
+    const list = tab.post
+    for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
       const gp = list[j]
       const field = pField[gp]
       if (typo && field === LOW) continue
@@ -681,9 +731,9 @@ function emojiIn(ix, query) {
 
 /** AliasEngine: synchronous dictionary search over the loaded packs (spec 3). */
 class AliasEngine {
-  constructor(ix, culture, packs) {
+  constructor(ix, culture, layer) {
     this._ix = ix
-    this._packs = packs
+    this._layer = layer // the culture layer's functions (package root), absent in the bare core
     this.culture = culture || undefined
   }
   get packVersion() { return this._ix.packVersion }
@@ -697,7 +747,7 @@ class AliasEngine {
     return ''
   }
   withCulture(culture) {
-    return new AliasEngine(this._ix, culture, this._packs)
+    return new AliasEngine(this._ix, culture, this._layer)
   }
   _entry(i) {
     const ix = this._ix
@@ -766,8 +816,9 @@ class AliasEngine {
     const out = { query: q, tokens, results, confidence: results.length ? results[0].score : 0 }
     const culture = options.culture === false ? undefined : options.culture && typeof options.culture === 'object' ? options.culture : this.culture
     if (culture) {
-      const day = options.day || localDay(options.now === undefined ? new Date() : new Date(options.now))
-      out.results = applyCulture(culture, query, results, { day, region: options.region, limit })
+      const L = this._layer
+      if (!L) throw new TypeError('emojisearch/core: culture needs the package root')
+      out.results = L.applyCulture(culture, query, results, { day: options.day || L.localDay(options.now ?? new Date()), region: options.region, limit })
     }
     return out
   }
@@ -782,11 +833,13 @@ function defined(o) {
 /**
  * createEngine builds an AliasEngine from a pack or a list of packs (the
  * English core pack is required). Options: minCoverage (0.34) and culture.
+ * This is the bare search core (client/core.js); the package root's
+ * createEngine passes the culture layer as layer.
  */
-export function createEngine(input, options = {}) {
+export function createEngine(input, options = {}, layer) {
   const packs = (Array.isArray(input) ? input : [input]).map(assertPack)
   const mc = options.minCoverage ?? 0.34
   if (!(mc > 0 && mc <= 1)) throw new RangeError('emojisearch: minCoverage must be in (0, 1]')
-  return new AliasEngine(new Index(packs, mc), options.culture, packs)
+  return new AliasEngine(new Index(packs, mc), options.culture, layer)
 }
 export { AliasEngine }

@@ -6,6 +6,8 @@
 export const MAX_QUERY_LENGTH = 64
 
 const cache = new Map() // code point -> class bits (see cls)
+/** Go's unicode.IsSpace, as a character class. */
+export const WS = /[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/
 const reLN = /[\p{L}\p{N}\p{Mc}]/u
 const reMark = /[\p{Mn}\p{Me}]/u
 const reLatin = /\p{Script=Latin}/u
@@ -18,7 +20,7 @@ function cls(cp) {
     const c = String.fromCodePoint(cp)
     v = (reLN.test(c) ? 1 : 0) | (reMark.test(c) ? 2 : 0) | (reLatin.test(c) ? 4 : 0) |
       (cp >= 0x2e80 && (reUnspaced.test(c) || cp === 0x30fc) ? 8 : 0) | (/\p{L}/u.test(c) ? 16 : 0) |
-      (/\p{N}/u.test(c) ? 32 : 0) | (/[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/.test(c) ? 64 : 0)
+      (/\p{N}/u.test(c) ? 32 : 0) | (WS.test(c) ? 64 : 0)
     cache.set(cp, v)
   }
   return v

@@ -64,6 +64,13 @@ test('engine: search output, get, entries, locales, culture option', () => {
   assert.throws(() => lib.createEngine(en, { minCoverage: 0 }), RangeError)
 })
 
+test('core build: the same ranking without the culture layer', async () => {
+  const core = await import('../core.js')
+  const bare = core.createEngine(en)
+  assert.deepEqual(bare.search('party').results, engine.search('party').results)
+  assert.throws(() => bare.withCulture(readCulture('en')).search('party'), /package root/)
+})
+
 test('formats: assertPack, isCustomPack, constants', () => {
   assert.equal(lib.PACK_FORMAT, 'emojisearch.pack')
   assert.equal(lib.PACK_FORMAT_VERSION, en.formatVersion)

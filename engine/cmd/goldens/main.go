@@ -78,7 +78,7 @@ type goldens struct {
 func main() {
 	dir := flag.String("packs", filepath.Join("packs", "dist", packs.DefaultVersion), "pack version folder")
 	out := flag.String("o", filepath.Join("client", "test", "goldens.json"), "output file")
-	per := flag.Int("labels", 36, "labels sampled per locale")
+	per := flag.Int("labels", 30, "labels sampled per locale")
 	flag.Parse()
 	if err := run(*dir, *out, *per); err != nil {
 		log.Fatal(err)
