@@ -43,10 +43,10 @@ export function utf8Len(s) {
   return n
 }
 
-function isAscii(s) {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false
-  return true
-}
+// Native string operations only: packs are normalised once at load,
+// mostly before the JIT has warmed up, and per-character loops in
+// interpreted code cost ten times more.
+const isAscii = (s) => !/[^\0-\x7f]/.test(s)
 
 /** cut returns the first n characters (code points) of s. */
 export function cut(s, n) {
@@ -74,29 +74,10 @@ function lower(cp) {
 }
 const isArabicMark = (r) => (r >= 0x610 && r <= 0x61a) || (r >= 0x64b && r <= 0x65f) || r === 0x670 || (r >= 0x6d6 && r <= 0x6ed)
 
-function normalizeASCII(s) {
-  let out = ''
-  let space = true
-  let start = -1 // run of kept characters not yet copied
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i)
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i
-      space = false
-      continue
-    }
-    if (start >= 0) out += s.slice(start, i), start = -1
-    if (c >= 65 && c <= 90) {
-      out += String.fromCharCode(c + 32)
-      space = false
-    } else if (c !== 39 && !space) {
-      out += ' '
-      space = true
-    }
-  }
-  if (start >= 0) out += s.slice(start)
-  return out.endsWith(' ') ? out.slice(0, -1) : out
-}
+// normalizeASCII: letters lowercased, digits kept, apostrophes dropped
+// ("don't" = "dont"), every other run of characters one space, no space at
+// either end (Go: textnorm.normalizeASCII).
+const normalizeASCII = (s) => s.toLowerCase().replace(/'/g, '').replace(/[^a-z0-9]+/g, ' ').trim()
 
 /**
  * normalize lowercases, folds compatibility forms (NFKC), strips Latin
@@ -181,22 +162,22 @@ export function stem(tok) {
 }
 
 function stemLatin(w) {
-  let n = utf8Len(w)
+  const L = isAscii(w) ? (x) => x.length : utf8Len // Go counts bytes
+  let n = L(w)
   if (n < 4) return w
-  w = stemSuffixes(w, turkish, 3)
-  n = utf8Len(w)
+  if (/l[ae]r$|leri$|ları$/.test(w)) w = stemSuffixes(w, turkish, 3), n = L(w)
   const end = (x) => w.endsWith(x)
-  if (end('ies') && n >= 5) w = w.slice(0, -3) + 'y'
-  else if (end('sses')) w = w.slice(0, -2)
-  else if (end('shes') || end('ches') || end('xes') || end('zes')) w = w.slice(0, -2)
-  else if (end('s') && !end('ss') && !end('us') && !end('is')) w = w.slice(0, -1)
-  n = utf8Len(w)
-  if (end('ing') && n >= 6) w = w.slice(0, -3)
-  else if (end('ed') && n >= 5) w = w.slice(0, -2)
-  else if (end('er') && n >= 6) w = w.slice(0, -2)
-  n = utf8Len(w)
+  if (end('s')) {
+    if (end('ies') && n >= 5) w = w.slice(0, -3) + 'y'
+    else if (end('sses')) w = w.slice(0, -2)
+    else if (end('shes') || end('ches') || end('xes') || end('zes')) w = w.slice(0, -2)
+    else if (!end('ss') && !end('us') && !end('is')) w = w.slice(0, -1)
+    n = L(w)
+  }
+  if (end('ing') && n >= 6) w = w.slice(0, -3), n -= 3
+  else if (end('ed') && n >= 5) w = w.slice(0, -2), n -= 2
+  else if (end('er') && n >= 6) w = w.slice(0, -2), n -= 2
   if (end('y') && n >= 4) w = w.slice(0, -1) + 'i'
-  n = utf8Len(w)
   if (end('e') && n >= 4) w = w.slice(0, -1), n--
   const l = w.length
   if (n >= 4 && w[l - 1] === w[l - 2] && 'bdgklmnprt'.includes(w[l - 1])) w = w.slice(0, -1)
