@@ -152,7 +152,7 @@ export function createLayeredSemantic(options: {
   fetch?: FetchLike
 }): SemanticProvider | undefined
 export function chainProviders(...providers: Array<SemanticProvider | undefined>): SemanticProvider
-export function shardKeyFor(keys: readonly string[], query: string, locale?: string): string | undefined
+export function shardKeyFor(keys: readonly string[], query: string, locale?: string): string | undefined // packs/FORMAT.md "Result shards"
 
 export interface SessionState {
   query: string

@@ -66,23 +66,28 @@ function fnv(s) {
 }
 
 /**
- * shardKeyFor picks the shard file of a query: the hex FNV-1a 32 hash of
- * `<locale>:<normalized query>`; the shard is the longest key of keys that
- * starts that hash (shards split by hash prefix as they grow), or
- * undefined when none does.
+ * shardKeyFor picks the shard file of a query (packs/FORMAT.md, "Result
+ * shards", the service's shards.KeyFor): the locale's key alone, or the
+ * locale, "-" and the first 1..8 hex digits of FNV-1a 32 of the normalized
+ * query, whichever is listed in keys (a locale's keys are prefix-free);
+ * undefined when none is.
  */
 export function shardKeyFor(keys, query, locale = 'en') {
-  const h = fnv(`${language(locale) || 'en'}:${normalize(query, MAX_QUERY_LENGTH)}`)
-  let best
-  for (const k of keys || []) if (h.startsWith(k) && (best === undefined || k.length > best.length)) best = k
-  return best
+  const set = new Set(keys || [])
+  const loc = language(locale) || 'en'
+  const h = fnv(normalize(query, MAX_QUERY_LENGTH))
+  for (let n = 0; n <= 8; n++) {
+    const k = n === 0 ? loc : `${loc}-${h.slice(0, n)}`
+    if (set.has(k)) return k
+  }
+  return undefined
 }
 
 /**
- * createShardProvider answers from the static precomputed results under
- * {baseUrl}/p/<version> (index.json lists `keys`; <key>.json maps
- * `<locale>:<normalized query>` to results). undefined when a query is not
- * published or shards are not built yet.
+ * createShardProvider answers from the nightly precomputed results under
+ * {baseUrl}/p/<version> (index.json lists `keys`; <key>.json maps each
+ * normalized query to its results under `results`). undefined when a query
+ * is not published or no shard is built yet (404).
  */
 export function createShardProvider(options = {}) {
   const { baseUrl } = options
@@ -106,9 +111,9 @@ export function createShardProvider(options = {}) {
       if (!k) return undefined
       if (!files.has(k)) files.set(k, get(`${k}.json`, opts.signal).catch((e) => { files.delete(k); throw e }))
       const file = await files.get(k)
-      const results = file?.queries?.[`${language(opts.locale) || 'en'}:${q}`]
+      const results = file?.results?.[q]
       if (!results) return undefined
-      return { results: opts.limit > 0 ? results.slice(0, opts.limit) : results, packVersion: ix.packVersion, cached: true, layer: 'shard' }
+      return { results: opts.limit > 0 ? results.slice(0, opts.limit) : results, packVersion: ix.packVersion, model: ix.model, cached: true, layer: 'shard' }
     },
   }
 }

@@ -239,16 +239,20 @@ test('semantic client: query shape, cache, over-limit cooldown, packVersion pin'
 })
 
 test('shards: shardKeyFor, createShardProvider, layered provider falls through to the API', async () => {
-  const keys = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f']
-  const k = lib.shardKeyFor(keys, 'Party!')
-  assert.ok(keys.includes(k))
-  assert.equal(lib.shardKeyFor(keys, 'party'), k) // the normalized query picks the file
-  assert.equal(lib.shardKeyFor([k, k + '0', k + '1', k + '2', k + '3', k + '4', k + '5', k + '6', k + '7', k + '8', k + '9', k + 'a', k + 'b', k + 'c', k + 'd', k + 'e', k + 'f'], 'party').length, 2)
+  // The scheme of packs/FORMAT.md "Result shards": FNV-1a 32 of the normalized query.
+  assert.equal(lib.shardKeyFor(['en-e', 'en-f'], 'A!'), 'en-e') // "a" hashes to e40c292c
+  assert.equal(lib.shardKeyFor(['en'], 'anything'), 'en')
+  assert.equal(lib.shardKeyFor(['fr-e4', 'fr-e5'], 'a', 'fr-CA'), 'fr-e4')
+  assert.equal(lib.shardKeyFor(['en-e40c292c'], 'a'), 'en-e40c292c')
+  assert.equal(lib.shardKeyFor(['fr'], 'a'), undefined)
   assert.equal(lib.shardKeyFor([], 'party'), undefined)
+  const keys = ['en-0', 'en-1', 'en-2', 'en-3', 'en-4', 'en-5', 'en-6', 'en-7', 'en-8', 'en-9', 'en-a', 'en-b', 'en-c', 'en-d', 'en-e', 'en-f']
+  const k = lib.shardKeyFor(keys, 'Party!')
+  assert.equal(lib.shardKeyFor(keys, 'party'), k)
   let built = true
   const s = await serve((u, send) => {
-    if (u.pathname === `/p/${version}/index.json`) return built ? send(200, { packVersion: version, keys }) : send(404, { error: 'not_found' })
-    if (u.pathname === `/p/${version}/${k}.json`) return send(200, { queries: { 'en:party': [{ emoji: '🥳', id: '1F973', score: 0.7, source: 'semantic' }] } })
+    if (u.pathname === `/p/${version}/index.json`) return built ? send(200, { format: 1, packVersion: version, model: 'glove-cldr@100', hash: 'fnv1a32', keys }) : send(404, { error: 'not_found' })
+    if (u.pathname === `/p/${version}/${k}.json`) return send(200, { format: 1, key: k, locale: 'en', results: { party: [{ emoji: '🥳', id: '1F973', score: 0.7, source: 'semantic' }] } })
     if (u.pathname === '/v1/search') return send(200, { results: [{ emoji: '🎉', id: '1F389', score: 0.6, source: 'semantic' }], packVersion: version })
     send(404, {})
   })
