@@ -48,6 +48,10 @@ func IndexFile(locale string) string { return "index." + locale + ".bin" }
 // RelatedPart names the part index of the English related words.
 const RelatedPart = "related"
 
+// EditorialPart names the part indexes of the editorial phrases,
+// index.<locale>.editorial.bin.
+const EditorialPart = "editorial"
+
 // PartIndexFile is the name of a part index of a locale:
 // index.<locale>.<part>.bin.
 func PartIndexFile(locale, part string) string { return "index." + locale + "." + part + ".bin" }
@@ -69,9 +73,13 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	}
 	var files []File
 	var built []*packfmt.Pack
+	ed, err := editorialPhrases(in.Editorial, base)
+	if err != nil {
+		return nil, err
+	}
 	cores, exts := make([][]packfmt.Row, len(locales)), make([][]packfmt.Row, len(locales))
 	for i, loc := range locales {
-		cores[i], exts[i] = localeRows(in, loc, base, nil)
+		cores[i], exts[i] = localeRows(in, loc, base, nil, ed[loc])
 	}
 	var plainExt []packfmt.Row // the English extension rows without related words
 	en := slices.Index(locales, "en")
@@ -85,7 +93,7 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				others = append(append(others, cores[j]...), exts[j]...)
 			}
 		}
-		cores[en], exts[en] = localeRows(in, "en", base, in.Related(cores[en], exts[en], others))
+		cores[en], exts[en] = localeRows(in, "en", base, in.Related(cores[en], exts[en], others), ed["en"])
 	}
 	newPack := func(loc, part string, rows []packfmt.Row) *packfmt.Pack {
 		p := &packfmt.Pack{
@@ -118,22 +126,42 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	}
 	var indexes []File
 	if indexer != nil {
-		// The indexes read the English extension pack without the related
-		// words; those get an index of their own.
+		// The indexes read the extension packs without the related words
+		// and the editorial phrases; those get part indexes of their own.
 		indexed := slices.Clone(built)
 		var related *packfmt.Pack
 		if en >= 0 {
-			indexed[2*en+1] = newPack("en", packfmt.PartExt, plainExt)
+			plain, _ := splitEditorial(plainExt)
+			indexed[2*en+1] = newPack("en", packfmt.PartExt, plain)
 			if rows := addedPhrases(exts[en], plainExt); len(rows) > 0 {
 				related = newPack("en", packfmt.PartExt, rows)
 			}
 		}
-		for _, loc := range locales {
+		edPacks := make([]*packfmt.Pack, len(locales))
+		for i, loc := range locales {
+			if i == en {
+				_, rows := splitEditorial(exts[i])
+				edPacks[i] = newPack(loc, packfmt.PartExt, rows)
+				continue
+			}
+			plain, rows := splitEditorial(exts[i])
+			indexed[2*i+1] = newPack(loc, packfmt.PartExt, plain)
+			edPacks[i] = newPack(loc, packfmt.PartExt, rows)
+		}
+		for i, loc := range locales {
 			var b bytes.Buffer
 			if err := indexer.Locale(&b, loc, indexed...); err != nil {
 				return nil, fmt.Errorf("packs: %s: %w", IndexFile(loc), err)
 			}
 			indexes = append(indexes, File{Name: IndexFile(loc), Data: b.Bytes()})
+			if len(edPacks[i].Rows) > 0 && en >= 0 {
+				b = bytes.Buffer{}
+				name := PartIndexFile(loc, EditorialPart)
+				if err := indexer.Part(&b, EditorialPart, indexed[2*en], edPacks[i]); err != nil {
+					return nil, fmt.Errorf("packs: %s: %w", name, err)
+				}
+				indexes = append(indexes, File{Name: name, Data: b.Bytes()})
+			}
 			if loc != "en" || related == nil {
 				continue
 			}
@@ -335,7 +363,7 @@ func stripFE0FHex(hex string) string {
 func stripFE0F(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
 
 // localeRows builds the core and extension rows of one locale.
-func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]string) (core, ext []packfmt.Row) {
+func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]string, ed map[string]*edRow) (core, ext []packfmt.Row) {
 	eb := map[string]*ebEntry{}
 	for i := range in.Emojibase[loc] {
 		eb[in.Emojibase[loc][i].Hexcode] = &in.Emojibase[loc][i]
@@ -388,6 +416,16 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 		seen := map[string]bool{}
 		clean(&c, seen)
 		clean(&x, seen)
+		if e := ed[b.ID]; e != nil {
+			// Editorial phrases may repeat a dictionary phrase of the
+			// emoji: they rank it (the index keeps the strongest field).
+			var er packfmt.Row
+			er.Phrases[packfmt.FieldEditorial] = e.first
+			er.Phrases[packfmt.FieldEditorialMore] = e.more
+			clean(&er, map[string]bool{})
+			x.Phrases[packfmt.FieldEditorial] = er.Phrases[packfmt.FieldEditorial]
+			x.Phrases[packfmt.FieldEditorialMore] = er.Phrases[packfmt.FieldEditorialMore]
+		}
 		core = append(core, c)
 		if !emptyPhrases(&x) {
 			ext = append(ext, x)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/emojisearch/emojisearch/packs/editorial"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
@@ -63,6 +64,10 @@ type Inputs struct {
 	// rows as low phrases (packs/cmd/buildpacks: nearest emoji of the local
 	// embedding model's words). Its source should be named in Versions.
 	Related func(core, ext, others []packfmt.Row) map[string][]string
+	// Editorial, when set, is the editorial phrase layer (packs/editorial);
+	// Build adds it to every locale's extension rows (fields editorial and
+	// editorial_more) and writes index.<locale>.editorial.bin.
+	Editorial []editorial.Concept
 }
 
 // shortcodeSets lists the emojibase shortcode files read per locale when present.

@@ -23,11 +23,12 @@ const Version = "e17c48r2"
 //go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin e17c48r2/vectors.*.sums.json
 var files embed.FS
 
-// Builtin returns the built-in index files keyed by file name. The bytes
+// Builtin returns the built-in index files and the manifest (which lists
+// the part indexes served from the assets) keyed by file name. The bytes
 // are the embedded ones: the engine reads them in place and never writes.
 func Builtin() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, name := range []string{"index.en.bin", "index.tr.bin"} {
+	for _, name := range []string{"index.en.bin", "index.tr.bin", "manifest.json"} {
 		b, err := files.ReadFile(path.Join(Version, name))
 		if err != nil {
 			return nil, err

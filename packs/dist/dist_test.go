@@ -15,7 +15,8 @@ import (
 func TestBuiltin(t *testing.T) {
 	files, err := Builtin()
 	require.NoError(t, err)
-	assert.Len(t, files, 2)
+	assert.Len(t, files, 3)
+	assert.Contains(t, files, "manifest.json")
 	hash, err := DataHash()
 	require.NoError(t, err)
 	assert.Len(t, hash, 64)

@@ -17,8 +17,10 @@ import (
 // Format is PACK_FORMAT, the value of a pack's "format" member.
 const Format = "emojisearch.pack"
 
-// FormatVersion is PACK_FORMAT_VERSION. Readers reject other versions.
-const FormatVersion = 1
+// FormatVersion is PACK_FORMAT_VERSION. Version 2 added the editorial
+// fields (and their two row columns); readers also accept version 1 (rows
+// without them) and reject other versions.
+const FormatVersion = 2
 
 // ManifestFormat is the value of manifest.json's "format" member.
 const ManifestFormat = "emojisearch.manifest"
@@ -30,19 +32,23 @@ const (
 )
 
 // Field numbers a phrase belongs to. FieldTypo is never stored in a pack: the
-// engine reports it for phrases matched through typo tolerance.
+// engine reports it for phrases matched through typo tolerance. The
+// editorial fields are our phrase layer (packs/editorial): a concept's
+// first emoji in FieldEditorial, its others in FieldEditorialMore.
 const (
 	FieldName = iota
 	FieldShortcode
 	FieldKeyword
 	FieldAlias
 	FieldLow
+	FieldEditorial
+	FieldEditorialMore
 	FieldTypo
-	NumStoredFields = FieldLow + 1
+	NumStoredFields = FieldEditorialMore + 1
 )
 
 // Fields is FIELDS: the AliasResult field names, indexed by field number.
-var Fields = [...]string{"name", "shortcode", "keyword", "alias", "low", "typo"}
+var Fields = [...]string{"name", "shortcode", "keyword", "alias", "low", "editorial", "editorial_more", "typo"}
 
 // DefaultWeights is DEFAULT_WEIGHTS: the score of an exact, whole-phrase match
 // per field; "typo" multiplies the field weight of a typo-tolerant match and
@@ -53,8 +59,12 @@ var DefaultWeights = map[string]float64{
 	"keyword":   0.85,
 	"alias":     0.7,
 	"low":       0.3,
-	"typo":      0.55,
-	"english":   0.92,
+	// An editorial phrase says what people mean by it: its first emoji
+	// ranks above a dictionary keyword, the others just below one.
+	"editorial":      0.9,
+	"editorial_more": 0.8,
+	"typo":           0.55,
+	"english":        0.92,
 }
 
 // Column numbers of a row: ROW_INDEX.
@@ -73,6 +83,8 @@ const (
 	ColKeyword
 	ColAlias
 	ColLow
+	ColEditorial
+	ColEditorialMore
 	NumCols
 )
 
@@ -81,7 +93,7 @@ var RowIndex = map[string]int{
 	"id": ColID, "emoji": ColEmoji, "group": ColGroup, "subgroup": ColSubgroup,
 	"version": ColVersion, "skins": ColSkins, "prior": ColPrior, "family": ColFamily,
 	"label": ColLabel, "name": ColName, "shortcode": ColShortcode, "keyword": ColKeyword,
-	"alias": ColAlias, "low": ColLow,
+	"alias": ColAlias, "low": ColLow, "editorial": ColEditorial, "editorial_more": ColEditorialMore,
 }
 
 // Sep joins the phrases of one field inside a row cell. Phrases never contain it.
@@ -131,7 +143,7 @@ func (p *Pack) Validate() error {
 	if p.Format != Format {
 		return fmt.Errorf("%w: format %q", ErrFormat, p.Format)
 	}
-	if p.FormatVersion != FormatVersion {
+	if p.FormatVersion != FormatVersion && p.FormatVersion != 1 {
 		return fmt.Errorf("%w: %d", ErrVersion, p.FormatVersion)
 	}
 	var errs []error

@@ -57,7 +57,7 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("%w: row has more than %d cells", ErrInvalid, NumCols)
 		}
 		switch col {
-		case ColID, ColEmoji, ColFamily, ColLabel, ColName, ColShortcode, ColKeyword, ColAlias, ColLow:
+		case ColID, ColEmoji, ColFamily, ColLabel, ColName, ColShortcode, ColKeyword, ColAlias, ColLow, ColEditorial, ColEditorialMore:
 			str, err := s.str()
 			if err != nil {
 				return err
@@ -96,7 +96,7 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 		}
 		s.ws()
 		if s.eat(']') {
-			if col != NumCols-1 {
+			if col != NumCols-1 && col != ColLow { // ColLow: a version 1 row
 				return fmt.Errorf("%w: row has %d cells, want %d", ErrInvalid, col+1, NumCols)
 			}
 			break

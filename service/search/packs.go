@@ -2,9 +2,11 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/emojisearch/emojisearch/engine"
@@ -25,6 +27,16 @@ const RelatedIndex = "index.en.related.bin"
 // relatedPart is the locale and part RelatedIndex holds (engine.Parts).
 const relatedPart = "en.related"
 
+// ManifestFile is the pack version's manifest.json: when the built-in files
+// hold it, the part indexes it lists as editorial
+// (index.<locale>.editorial.bin, packs/FORMAT.md "Editorial phrases") are
+// added to the engines like the related words: the English one to every
+// locale, a locale's own to that locale.
+const ManifestFile = "manifest.json"
+
+// editorialIndex names a locale's editorial part index.
+func editorialIndex(locale string) string { return "index." + locale + ".editorial.bin" }
+
 // Packs holds one alias engine per locale for the life of an instance:
 // English plus the locale's core and extension packs (spec 1, Locale rules
 // 3). Engines are built from pre-normalised binary indexes (packs/
@@ -39,9 +51,10 @@ type Packs struct {
 	loader PackLoader
 
 	mu      sync.Mutex
-	base    map[string]*engine.Engine // by locale, without the related words
+	base    map[string]*engine.Engine // by locale, without the part indexes
 	engines map[string]*engine.Engine // by locale, complete
-	related []byte                    // RelatedIndex, once it has loaded and decoded
+	parts   map[string][]byte         // part indexes by file name, once loaded and decoded
+	listed  map[string]bool           // editorial part indexes the manifest lists
 }
 
 // BuiltinLocales are the locales whose packs ship inside the module.
@@ -55,7 +68,21 @@ func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 	if !ok {
 		return nil, errors.New("search: the English index must be built in")
 	}
-	p := &Packs{loader: loader, base: map[string]*engine.Engine{}, engines: map[string]*engine.Engine{}}
+	p := &Packs{loader: loader, base: map[string]*engine.Engine{}, engines: map[string]*engine.Engine{},
+		parts: map[string][]byte{}, listed: map[string]bool{}}
+	if m, ok := builtin[ManifestFile]; ok {
+		var manifest struct {
+			Indexes map[string]json.RawMessage `json:"indexes"`
+		}
+		if err := json.Unmarshal(m, &manifest); err != nil {
+			return nil, fmt.Errorf("search: %s: %w", ManifestFile, err)
+		}
+		for name := range manifest.Indexes {
+			if strings.HasSuffix(name, ".editorial.bin") {
+				p.listed[name] = true
+			}
+		}
+	}
 	for _, locale := range BuiltinLocales {
 		files := [][]byte{enIndex}
 		if locale != "en" {
@@ -74,10 +101,11 @@ func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 	return p, nil
 }
 
-// Engine returns the locale's engine, loading its packs and the related
-// words on first use. When the locale's own index does not load, it
-// returns nil and the error. When only the related words do not load (or
-// do not decode), it returns the engine without them and an error wrapping
+// Engine returns the locale's engine, loading its packs and its part
+// indexes (the related words, the editorial phrases of English and of the
+// locale) on first use. When the locale's own index does not load, it
+// returns nil and the error. When only part indexes do not load (or do not
+// decode), it returns the engine without them and an error wrapping
 // ErrIncomplete: the answer is usable but must not be cached. A failed load
 // is not remembered: the next request tries again. No lock is held while
 // loading (the load awaits I/O that other requests must not wait behind on
@@ -86,7 +114,7 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 	p.mu.Lock()
 	eng, done := p.engines[locale]
 	base, ok := p.base[locale]
-	english, related := p.base["en"], p.related
+	english := p.base["en"]
 	p.mu.Unlock()
 	if done {
 		return eng, nil
@@ -114,28 +142,38 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 		}
 		p.mu.Unlock()
 	}
-	if related == nil {
-		b, err := p.loader.LoadPack(ctx, RelatedIndex)
-		if err != nil {
-			return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, RelatedIndex, err)
+	names, want := []string{RelatedIndex}, []string{relatedPart}
+	for _, loc := range []string{"en", locale} {
+		if n := editorialIndex(loc); p.listed[n] && !slices.Contains(names, n) {
+			names, want = append(names, n), append(want, loc+".editorial")
 		}
+	}
+	files := make([][]byte, len(names))
+	for i, n := range names {
 		p.mu.Lock()
-		if related = p.related; related == nil { // another request may have won
-			related = b
-		}
+		b := p.parts[n]
 		p.mu.Unlock()
+		if b == nil {
+			var err error
+			if b, err = p.loader.LoadPack(ctx, n); err != nil {
+				return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, n, err)
+			}
+		}
+		files[i] = b
 	}
 	// The engine views the bytes in place: all locales share one copy.
-	eng, err := base.With(related)
-	if err == nil && !slices.Equal(eng.Parts(), []string{relatedPart}) {
-		err = fmt.Errorf("not the part index %s", relatedPart)
+	eng, err := base.With(files...)
+	if err == nil && !slices.Equal(eng.Parts(), want) {
+		err = fmt.Errorf("parts %v, want %v", eng.Parts(), want)
 	}
 	if err != nil {
-		return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, RelatedIndex, err)
+		return base, fmt.Errorf("%w: %s: %w", ErrIncomplete, strings.Join(names, ", "), err)
 	}
 	p.mu.Lock()
-	if p.related == nil {
-		p.related = related
+	for i, n := range names {
+		if p.parts[n] == nil {
+			p.parts[n] = files[i]
+		}
 	}
 	if existing, ok := p.engines[locale]; ok {
 		eng = existing

@@ -69,7 +69,7 @@ func (l *faultLoader) count(name string) int {
 func newPacks(t *testing.T, loader PackLoader) *Packs {
 	t.Helper()
 	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
+	for _, n := range []string{"index.en.bin", "index.tr.bin", ManifestFile} {
 		b, err := os.ReadFile(filepath.Join(packDir, version(t), n))
 		require.NoError(t, err)
 		builtin[n] = b

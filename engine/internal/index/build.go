@@ -12,6 +12,10 @@ import (
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
+// RelatedPart is the part of the related words (index.en.related.bin):
+// weak phrases only.
+const RelatedPart = "related"
+
 // MaxUnits is the number of query units (words or segments) scored; more are ignored.
 const MaxUnits = 8
 
@@ -24,6 +28,7 @@ type Entry struct {
 	Skins     bool
 	Prior     uint8
 	Family    int32 // entry index of the family head (itself when none)
+	Flag      bool  // a country or region flag (isCountryFlag)
 }
 
 // Index is a set of segments, English first. It is immutable and safe for
@@ -103,6 +108,7 @@ func New(segs ...*Segment) (*Index, error) {
 	for i := range ix.Entries {
 		ix.Entries[i] = Entry{ID: en.ids.at(i), Emoji: en.emoji.at(i), Group: int8(en.group.at(i)), Subgroup: int16(en.subgroup.at(i)),
 			Version: float32(en.version.at(i)) / 10, Skins: en.skins.at(i) == 1, Prior: uint8(en.prior.at(i)), Family: int32(en.family.at(i))}
+		ix.Entries[i].Flag = isCountryFlag(ix.Entries[i].ID)
 	}
 	return ix, nil
 }

@@ -22,7 +22,7 @@ import (
 // use the narrowest width that holds their largest value.
 const (
 	Magic         = "ESIDX\x00\x00\x00"
-	FormatVersion = 1
+	FormatVersion = 2 // 2: field numbers of pack format 2 (editorial fields)
 	headerSize    = 16
 	dirEntrySize  = 12
 )
@@ -124,7 +124,8 @@ func hash(s string) uint32 {
 
 // encoder collects sections in order.
 type encoder struct {
-	secs []section
+	secs    []section
+	version uint16 // format version written; FormatVersion when 0
 }
 
 type section struct {
@@ -228,7 +229,11 @@ func (e *encoder) writeTo(w io.Writer) error {
 	pos = pad(pos)
 	out := make([]byte, 0, pos)
 	out = append(out, Magic...)
-	out = binary.LittleEndian.AppendUint16(out, FormatVersion)
+	v := e.version
+	if v == 0 {
+		v = FormatVersion
+	}
+	out = binary.LittleEndian.AppendUint16(out, v)
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(e.secs)))
 	total := pos
 	for _, s := range e.secs {
@@ -266,7 +271,8 @@ func newDecoder(data []byte, sections int) (*decoder, error) {
 	if !IsBinary(data) || len(data) < headerSize {
 		return nil, ErrFormat
 	}
-	if v := binary.LittleEndian.Uint16(data[8:]); v != FormatVersion {
+	// Version 1 has the same layout; its files hold no field above 4.
+	if v := binary.LittleEndian.Uint16(data[8:]); v != FormatVersion && v != 1 {
 		return nil, fmt.Errorf("%w: format version %d, want %d", ErrFormat, v, FormatVersion)
 	}
 	n := int(binary.LittleEndian.Uint16(data[10:]))

@@ -49,6 +49,7 @@ type phraseAcc struct {
 	seg   uint8
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
+	cw    float32 // coverage weight of the units matched (s.cov)
 	unit  int8
 	cnt   uint8
 	typo  bool
@@ -74,6 +75,14 @@ type scratch struct {
 	hits     []Hit
 	others   []Hit             // family members that do not represent their family
 	uw       [MaxUnits]float32 // weight of each query unit (mean 1), see unitWeights
+	uwSum    float32           // sum of uw over the query's units
+	multi    bool              // the units come from several query words
+	unspaced bool              // one unspaced word (Han): its units are pieces of one word
+	gender   bool              // a unit names a gender
+	flags    bool              // flags may answer parts of the query: one word, or "flag" named
+	stopCov  float32           // coverage weight of the stop words
+	cov      [MaxUnits]float32 // share of each unit in coverage: 1, stopUnitWeight for a stop word
+	covSum   float32
 }
 
 type famSlot struct {
@@ -100,6 +109,7 @@ func (ix *Index) putScratch(s *scratch) {
 type Unit struct {
 	Text     string
 	Unspaced bool
+	Tok      uint8 // index of the query token it comes from
 }
 
 // Units turns tokens into query units: unspaced tokens are segmented into
@@ -109,22 +119,22 @@ func (ix *Index) Units(tokens []string, prefix bool, mask uint64) []Unit {
 	var out []Unit
 	for i, t := range tokens {
 		if h, m, ok := clockTime(tokens, i); ok {
-			out = append(out, Unit{Text: h})
+			out = append(out, Unit{Text: h, Tok: uint8(i)})
 			if m != "" {
-				out = append(out, Unit{Text: m})
+				out = append(out, Unit{Text: m, Tok: uint8(i)})
 			}
 			continue
 		}
 		if !textnorm.IsUnspaced(t) {
-			out = append(out, Unit{Text: t})
+			out = append(out, Unit{Text: t, Tok: uint8(i)})
 			continue
 		}
 		if ix.known(t, mask) || (prefix && i == len(tokens)-1 && ix.hasPrefix(t, mask)) {
-			out = append(out, Unit{Text: t, Unspaced: true})
+			out = append(out, Unit{Text: t, Unspaced: true, Tok: uint8(i)})
 			continue
 		}
 		for _, seg := range ix.segmentWords(t, ix.maxWord(mask), true, mask) {
-			out = append(out, Unit{Text: seg, Unspaced: true})
+			out = append(out, Unit{Text: seg, Unspaced: true, Tok: uint8(i)})
 		}
 	}
 	if len(out) > MaxUnits {
@@ -187,7 +197,7 @@ func (ix *Index) Relax(units []Unit, mask uint64) []Unit {
 			continue
 		}
 		for _, s := range segs {
-			out = append(out, Unit{Text: s})
+			out = append(out, Unit{Text: s, Tok: u.Tok})
 		}
 	}
 	if len(out) > MaxUnits {
@@ -291,6 +301,14 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 	}
 	s.touchedP, s.touchedE, s.hits = s.touchedP[:0], s.touchedE[:0], s.hits[:0]
 	ix.unitWeights(s, units, p)
+	s.multi, s.gender, s.flags = false, false, false
+	for _, u := range units {
+		s.multi = s.multi || u.Tok != units[0].Tok
+		s.gender = s.gender || namesGender(u.Text)
+		s.flags = s.flags || flagWords[u.Text]
+	}
+	s.flags = s.flags || !s.multi
+	s.unspaced = units[0].Unspaced && !s.multi
 	for ui, u := range units {
 		ix.matchUnit(s, int8(ui), u, p.Prefix && ui == len(units)-1, p)
 	}
@@ -309,9 +327,15 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	for i := range s.uw {
 		s.uw[i] = 1
 	}
+	s.uwSum = float32(len(units))
+	s.covSum, s.stopCov = s.uwSum, 0
+	for i := range s.cov {
+		s.cov[i] = 1
+	}
 	if len(units) < 2 {
 		return
 	}
+	defer ix.stopWeights(s, units, p)
 	n := 0 // phrases searched
 	for si, seg := range ix.segs {
 		if p.Mask&(1<<si) != 0 {
@@ -346,16 +370,42 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	}
 }
 
+// stopWeights gives the function words of a query that also holds a
+// content word stopUnitWeight, so a phrase matching only them ranks below
+// one matching a content word, and coverage counts the content words. A
+// last unit still being typed keeps its weight ("the" may become
+// "theatre").
+func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
+	var stop [MaxUnits]bool
+	content := false
+	for ui, u := range units {
+		typing := p.Prefix && ui == len(units)-1
+		stop[ui] = !typing && ix.isStop(u.Text, p.Mask, p.Loc)
+		content = content || !stop[ui]
+	}
+	s.uwSum, s.covSum, s.stopCov = 0, 0, 0
+	for ui := range units {
+		if content && stop[ui] {
+			s.uw[ui], s.cov[ui] = stopUnitWeight, stopUnitWeight
+		}
+		s.uwSum += s.uw[ui]
+		s.covSum += s.cov[ui]
+		if content && stop[ui] {
+			s.stopCov += s.cov[ui]
+		}
+	}
+}
+
 // strongDF counts the phrases listed under key in the table pick chooses,
-// over the main segments in mask, outside the weak field. Counts are summed
+// over the segments in mask, outside the weak field. Counts are summed
 // over segments, so the weight does not depend on how a locale's phrases
-// are split into segments; part segments hold weak phrases only (related
-// words), and related words and subgroup labels would make every common
-// word look frequent.
+// are split into segments; the related part holds weak phrases only (and
+// walking its long lists would cost every multi-word query), and related
+// words and subgroup labels would make every common word look frequent.
 func (ix *Index) strongDF(mask uint64, key string, pick func(*Segment) *table) int {
 	df := 0
 	for si, seg := range ix.segs {
-		if mask&(1<<si) == 0 || ix.Parts[si] != "" {
+		if mask&(1<<si) == 0 || ix.Parts[si] == RelatedPart {
 			continue
 		}
 		t := pick(seg)
@@ -405,7 +455,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		}
 		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, p) || matched
 	}
-	if matched || u.Unspaced {
+	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
 	}
 	// Typo tolerance only for a unit nothing else matched, so it never
@@ -587,13 +637,14 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 		gp := base + pid
 		a := &s.phrases[gp]
 		if a.stamp != s.gen {
-			*a = phraseAcc{stamp: s.gen, seg: uint8(si), unit: ui, cnt: 1}
+			*a = phraseAcc{stamp: s.gen, seg: uint8(si), unit: ui, cnt: 1, cw: s.cov[ui]}
 			s.touchedP = append(s.touchedP, gp)
 		} else if a.unit != ui {
 			a.sum += a.cur
 			a.cur = 0
 			a.unit = ui
 			a.cnt++
+			a.cw += s.cov[ui]
 		}
 		if typo {
 			a.typo = true
@@ -636,7 +687,7 @@ func (ix *Index) phraseField(gp int32) uint8 {
 // covered), or, a little lower, the query units covered across the entry's
 // phrases; plus a small popularity prior.
 func (ix *Index) score(s *scratch, nunits int, p Params) {
-	nu := float32(nunits)
+	nu := s.uwSum
 	for _, pid := range s.touchedP {
 		a := &s.phrases[pid]
 		field, ntok, entry := ix.phraseInfo(int(a.seg), pid)
@@ -645,32 +696,81 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			e.phrase = int32(pid) // reported if only the units across phrases qualify
 			e.field = field
 		}
-		qcov := float32(a.cnt) / nu
+		qcov := a.cw / s.covSum
 		if nunits > 1 && qcov < p.MinCoverage && !p.Relaxed {
 			continue
 		}
+		// The phrase holds every word of the query (stop words aside).
+		whole := int(a.cnt) == nunits || a.cw+s.stopCov >= s.covSum*0.999
 		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
-		v := ix.Weights[field] * ix.segWeight(int(a.seg), p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
+		flag := ix.Entries[entry].Flag && !s.unspaced
+		if flag && !s.flags && !whole {
+			continue // a flag never answers one word of a longer query ("in love")
+		}
+		w := ix.Weights[field]
+		if nunits > 1 && field == packfmt.FieldShortcode && ntok == 1 && ix.shortPhrase(int(a.seg), pid) {
+			w *= shortCodeFactor // "in", "ok", "up": a code, not a word of the sentence
+		}
+		v := w * ix.segWeight(int(a.seg), p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
+		if nunits > 1 && int(a.cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
+			// The query is this phrase, word for word: it outranks every
+			// match of parts of the query over several phrases (at most 0.9).
+			v *= exactBoost
+		}
+		if flag && !namesFlag(a.cnt, ntok, field) {
+			v *= flagPartFactor
+		}
 		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(pid, field, uint32(e.phrase), e.field))) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
-		var sum float32
-		covered := 0
+		if ix.Entries[ei].Flag && !s.flags {
+			continue
+		}
+		var sum, covered float32
 		for u := range nunits {
 			if e.units[u] > 0 {
 				sum += e.units[u]
-				covered++
+				covered += s.cov[u]
 			}
 		}
-		if nunits > 1 && (float32(covered)/nu >= p.MinCoverage || p.Relaxed) {
+		if nunits > 1 && (covered/s.covSum >= p.MinCoverage || p.Relaxed) {
 			if v := 0.9 * sum / nu; v > e.best {
 				e.best = v
 			}
 		}
 	}
+}
+
+// namesFlag reports whether a phrase of a country flag, holding every word
+// of the query, names the country: the query is the whole phrase ("india",
+// "in"), or the flag's name less one word ("flag: India" for "india").
+// Other flags ("cook" in 🇨🇰 "cook islands", "korea" in "flag: South
+// Korea", a related word) are damped by flagPartFactor: they rank after
+// the emoji that mean the word and still answer a query nothing else does.
+func namesFlag(cnt, ntok, field uint8) bool {
+	return field != packfmt.FieldLow && (cnt >= ntok || field == packfmt.FieldName && cnt+1 == ntok)
+}
+
+// flagPartFactor damps a flag whose phrase the query names only in part.
+const flagPartFactor = 0.5
+
+// exactBoost multiplies the score of a multi-word query matched word for
+// word by a whole phrase of a direct field: at least 2 × 0.7 (alias), above
+// every match of parts of the query (at most 1 × 0.9), while the field
+// weights and the prior keep their order among such phrases. Reported
+// scores are capped at 1.
+const exactBoost = 2
+
+// shortCodeFactor damps a one- or two-letter shortcode matched by one word
+// of a longer query.
+const shortCodeFactor = 0.5
+
+// shortPhrase reports a phrase of at most two characters.
+func (ix *Index) shortPhrase(si int, gp uint32) bool {
+	return len(ix.segs[si].phText.at(int(gp-ix.base[si]))) <= 2
 }
 
 // phraseBefore orders two phrases of one entry, whatever the segments and
@@ -725,6 +825,9 @@ func (ix *Index) related(s *scratch, p Params) {
 		}
 	}
 	for _, pi := range parents[:n] {
+		if ix.Entries[pi].Flag {
+			continue // flags are ordered by name, not by meaning
+		}
 		pe := s.entries[pi]
 		for _, step := range [2]int{-1, 1} {
 			// Walk to the next relatedSpan families of the same subgroup
@@ -807,15 +910,10 @@ func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
 		return top
 	}
 	out := make([]Hit, 0, limit)
-	for _, h := range top {
-		if len(out) == limit {
-			break
-		}
-		out = append(out, h)
-		fam := ix.Entries[h.Entry].Family
-		direct := h.Field != packfmt.FieldLow && h.Field != packfmt.FieldTypo
-		noGender := fam == h.Entry || s.fam[fam].head*(1+familyBonus) >= h.Score
-		for direct && noGender && len(out) < limit {
+	var waiting [familyTop]int32 // families whose members wait for place familyTop
+	nw := 0
+	follow := func(fam int32) {
+		for len(out) < limit {
 			m, ok := s.nextMember(ix, fam)
 			if !ok {
 				break
@@ -823,8 +921,52 @@ func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
 			out = append(out, m)
 		}
 	}
+	flush := func() {
+		for _, fam := range waiting[:nw] {
+			follow(fam)
+		}
+		nw = 0
+	}
+	for _, h := range top {
+		if len(out) >= familyTop {
+			flush()
+		}
+		if len(out) >= limit {
+			break
+		}
+		out = append(out, h)
+		fam := ix.Entries[h.Entry].Family
+		direct := h.Field != packfmt.FieldLow && h.Field != packfmt.FieldTypo
+		noGender := fam == h.Entry || s.fam[fam].head*(1+familyBonus) >= h.Score
+		switch {
+		case !direct || !noGender:
+		case s.gender || len(out) >= familyTop:
+			// Past the first places, or with a named gender ("冥想女"),
+			// the members follow at once, the one named first.
+			flush()
+			follow(fam)
+		case nw < familyTop:
+			// One member may follow at once: the gender-neutral one when
+			// an older gendered member represents the family (👨‍🎓 🧑‍🎓).
+			if fam != h.Entry && len(out) < limit {
+				if m, ok := s.takeMember(fam); ok {
+					out = append(out, m)
+				}
+			}
+			waiting[nw] = fam
+			nw++
+		}
+	}
+	flush()
 	return out
 }
+
+// familyTop is the number of first places where a family shows one member
+// (two when an older gendered member represents it: the neutral one
+// follows it): its other gender members follow from there, so that one
+// concept in three genders does not crowd the others out ("party" is 👯 🥳
+// 🎉 … 👯‍♂️ 👯‍♀️).
+const familyTop = 5
 
 // addOther keeps a family member that does not represent its family, for
 // expand; direction variants stay folded and are dropped.
@@ -832,6 +974,18 @@ func (s *scratch) addOther(ix *Index, h Hit) {
 	if !isDirectional(ix.Entries[h.Entry].ID) {
 		s.others = append(s.others, h)
 	}
+}
+
+// takeMember takes entry e out of others.
+func (s *scratch) takeMember(e int32) (Hit, bool) {
+	for i, m := range s.others {
+		if m.Entry == e {
+			s.others[i] = s.others[len(s.others)-1]
+			s.others = s.others[:len(s.others)-1]
+			return m, true
+		}
+	}
+	return Hit{}, false
 }
 
 // nextMember takes the best remaining member of family fam out of others.

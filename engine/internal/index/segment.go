@@ -135,6 +135,11 @@ func writeSegment(w io.Writer, locale, part string, en *packfmt.Pack, mine []*pa
 	e.u32s(b.phEntry)
 	e.u32s(b.phField)
 	e.u32s(b.phNTok)
+	// A file without editorial phrases is also a valid version 1 file: it
+	// says so, so packs without them build to the same bytes as before.
+	if slices.Max(append([]uint32{0}, b.phField...)) <= packfmt.FieldLow {
+		e.version = 1
+	}
 	terms := e.table(b.terms)
 	sigs := make([]uint64, len(terms))
 	for i, t := range terms {
@@ -230,7 +235,7 @@ func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 		entry uint32
 		text  string
 	}
-	seen := map[dedup]bool{}
+	seen := map[dedup]uint32{} // phrase id + 1
 	for _, p := range packs {
 		for _, r := range p.Rows {
 			ei, ok := b.ids[r.ID]
@@ -248,10 +253,18 @@ func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 					}
 					text := textnorm.Normalize(raw, 0)
 					k := dedup{ei, text}
-					if text == "" || seen[k] {
+					if text == "" {
 						continue
 					}
-					seen[k] = true
+					if pid := seen[k]; pid > 0 {
+						// Once per entry, in its strongest field: an editorial
+						// phrase may repeat a dictionary one to rank it.
+						if w := packfmt.DefaultWeights; w[packfmt.Fields[f]] > w[packfmt.Fields[b.phField[pid-1]]] {
+							b.phField[pid-1] = uint32(f)
+						}
+						continue
+					}
+					seen[k] = uint32(len(b.phText)) + 1
 					b.add(text, ei, uint32(f))
 				}
 			}

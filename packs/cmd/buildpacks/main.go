@@ -19,6 +19,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/packs"
+	"github.com/emojisearch/emojisearch/packs/editorial"
 	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
@@ -48,6 +49,10 @@ func run(in, out, version, model string) error {
 		sum := sha256.Sum256(b)
 		inputs.Versions[filepath.Base(model)] = "sha256:" + hex.EncodeToString(sum[:])
 	}
+	if inputs.Editorial, err = editorial.Load(packfmt.Locales); err != nil {
+		return err
+	}
+	inputs.Versions["editorial"] = editorial.Hash()
 	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {
 		err = relErr
