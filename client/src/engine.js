@@ -6,15 +6,20 @@
 import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
 import { assertPack, FIELDS, ROW_INDEX, CUSTOM_ID_PREFIX } from './format.js'
 import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
+import { stopLocales, notStop, namesGender, flagWord } from './words.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
 const FANOUT = 256
 const LOW = 4
-const TYPO = 5
+const TYPO = 7
+const NF = 7 // stored fields: name shortcode keyword alias low editorial editorial_more
 // Weights by field (typo last) and the English factor, float32 as in Go.
-const W = [1, 0.97, 0.85, 0.7, 0.3, 0.55].map(f)
+const W = [1, 0.97, 0.85, 0.7, 0.3, 0.9, 0.8, 0.55].map(f)
 const ENGLISH = f(0.92)
+const STOP_W = f(0.2) // weight of a function word in a query that holds a content word
+const F0999 = f(0.999)
+const FAMILY_TOP = 5 // first places where a family shows one member
 const Q_STEM = f(0.82), Q_PREFIX = f(0.62), Q_BIGRAM = f(0.75), Q_UNIGRAM = f(0.5)
 const F03 = f(0.3), F015 = f(0.15), F07 = f(0.7), F06 = f(0.6), F04 = f(0.4), F09 = f(0.9), F01 = f(0.1), F099 = f(0.99), BONUS = f(1.04)
 
@@ -155,8 +160,9 @@ class Index {
         const id = r[x.id]
         if (ids.has(id)) continue
         const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
-          ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0 }
-        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 14] || undefined, shortcode: r[x.customShortcode ?? 15] || undefined }
+          ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0,
+          flag: /^1F1E|^1F1F|^1F3F4-E00/.test(id) } // a country or region flag
+        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 16] || undefined, shortcode: r[x.customShortcode ?? 17] || undefined }
         ids.set(id, E.length)
         E.push(e)
         const k = emojiKey(e.emoji)
@@ -204,6 +210,8 @@ class Index {
     this.fHead = new Float32Array(m)
     this.gen = 0
     this.uw = new Float32Array(MAX_UNITS)
+    this.cov = new Float32Array(MAX_UNITS) // share of each unit in coverage: 1, STOP_W for a function word
+    this.pCw = new Float32Array(n) // coverage weight of the units a phrase matched
     this.tP = []
     this.tE = []
     this.hS = new Float32Array(m) // rank: hit score and field per entry
@@ -221,9 +229,9 @@ class Index {
     const first = new Int32Array(this.entries.length).fill(-1)
     const firstEnd = new Int32Array(this.entries.length)
     const dup = (text, ei, rowStart) => {
-      for (let i = rowStart; i < pText.length; i++) if (pText[i] === text) return true
-      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (pText[i] === text) return true
-      return false
+      for (let i = rowStart; i < pText.length; i++) if (pText[i] === text) return i
+      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (pText[i] === text) return i
+      return -1
     }
     const stems = new Map() // token -> stem, computed once per distinct token
     const { pText, pEntry, pField, pNTok, pSeg } = this
@@ -231,13 +239,13 @@ class Index {
       const x = p.rowIndex || ROW_INDEX
       const core = p.part !== 'ext'
       if (p.part === 'core' && p.groups) s.groups = p.groups.slice(0, 10)
-      const cols = [x.name, x.shortcode, x.keyword, x.alias, x.low]
+      const cols = [x.name, x.shortcode, x.keyword, x.alias, x.low, x.editorial, x.editorial_more]
       for (const r of p.rows) {
         const ei = this.ids.get(r[x.id])
         if (ei === undefined) continue
         if (core && r[x.name]) s.labels[ei] = r[x.label]
         const rowStart = pText.length
-        for (let fi = 0; fi < 5; fi++) {
+        for (let fi = 0; fi < NF; fi++) {
           const cell = r[cols[fi]]
           if (!cell) continue
           const list = cell.split('|')
@@ -249,7 +257,13 @@ class Index {
               l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
             }
             const text = normalize(raw, 0)
-            if (!text || dup(text, ei, rowStart)) continue
+            if (!text) continue
+            const d = dup(text, ei, rowStart)
+            if (d >= 0) {
+              // Once per entry, in its strongest field: an editorial phrase may repeat a dictionary one to rank it.
+              if (W[fi] > W[pField[d]]) pField[d] = fi
+              continue
+            }
             const pid = pText.length
             const ascii = isAsciiText(text)
             const toks = ascii ? text.split(' ') : tokenize(text)
@@ -306,21 +320,21 @@ class Index {
       const t = tokens[i]
       const c = clockTime(tokens, i)
       if (c) {
-        out.push({ t: c[0], u: false })
-        if (c[1]) out.push({ t: c[1], u: false })
+        out.push({ t: c[0], u: false, k: i })
+        if (c[1]) out.push({ t: c[1], u: false, k: i })
         continue
       }
       if (!isUnspaced(t)) {
-        out.push({ t, u: false })
+        out.push({ t, u: false, k: i })
         continue
       }
       if (this.known(t, mask) || (prefix && i === tokens.length - 1 && this.segs.some((s, si) => mask[si] && rangeLen(s.prefixRange(t)) > 0))) {
-        out.push({ t, u: true })
+        out.push({ t, u: true, k: i })
         continue
       }
       let mw = 0
       this.segs.forEach((s, si) => { if (mask[si]) mw = Math.max(mw, s.maxWord) })
-      for (const g of this.segmentWords(t, mw, true, mask)) out.push({ t: g, u: true })
+      for (const g of this.segmentWords(t, mw, true, mask)) out.push({ t: g, u: true, k: i })
     }
     return out.slice(0, MAX_UNITS)
   }
@@ -334,7 +348,7 @@ class Index {
       }
       const g = this.segmentWords(u.t, 16, false, mask)
       if (!g || g.length !== 2) out.push(u)
-      else for (const x of g) out.push({ t: x, u: false })
+      else for (const x of g) out.push({ t: x, u: false, k: u.k })
     }
     return out.slice(0, MAX_UNITS)
   }
@@ -371,6 +385,11 @@ class Index {
     this.tE.length = 0
     this.segW = this.segs.map((_, si) => this.segWeight(si, p))
     this.unitWeights(units, p)
+    // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
+    this.multi = units.some((u) => u.k !== units[0].k)
+    this.gender = units.some((u) => namesGender(u.t))
+    this.flags = !this.multi || units.some((u) => flagWord(u.t))
+    this.unspaced = units[0].u && !this.multi
     for (let ui = 0; ui < units.length; ui++) this.matchUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
     this.score(units.length, p)
     this.related()
@@ -380,7 +399,38 @@ class Index {
   unitWeights(units, p) {
     const uw = this.uw
     uw.fill(1)
+    this.cov.fill(1)
+    this.uwSum = this.covSum = units.length
+    this.stopCov = 0
     if (units.length < 2) return
+    this.idfWeights(units, p)
+    this.stopWeights(units, p)
+  }
+
+  // stopWeights gives the function words of a query that also holds a
+  // content word STOP_W (weight and coverage); a last unit still being
+  // typed keeps its weight ("the" may become "theatre").
+  stopWeights(units, p) {
+    const stop = units.map((u, ui) => !(p.prefix && ui === units.length - 1) && this.isStop(u.t, p))
+    const content = stop.includes(false)
+    let uwSum = 0, covSum = 0, stopCov = 0
+    for (let ui = 0; ui < units.length; ui++) {
+      if (content && stop[ui]) this.uw[ui] = this.cov[ui] = STOP_W
+      uwSum = f(uwSum + this.uw[ui])
+      covSum = f(covSum + this.cov[ui])
+      if (content && stop[ui]) stopCov = f(stopCov + this.cov[ui])
+    }
+    this.uwSum = uwSum, this.covSum = covSum, this.stopCov = stopCov
+  }
+
+  isStop(word, p) {
+    const locs = stopLocales(word)
+    if (!locs || (p.loc >= 0 && notStop(this.segs[p.loc].locale, word))) return false
+    return this.segs.some((s, si) => p.mask[si] && locs.includes(s.locale))
+  }
+
+  idfWeights(units, p) {
+    const uw = this.uw
     let n = 0
     this.segs.forEach((s, si) => { if (p.mask[si]) n += s.n })
     const idf = []
@@ -421,7 +471,7 @@ class Index {
       if (last && rangeLen(seg.prefixRange(u.t)) > FANOUT) maxLen = 4 * blen
       matched = this.matchSegment(si, seg, ui, u, last, maxLen, blen, p) || matched
     }
-    if (matched || u.u) return
+    if (matched || u.u || !/^[\0-\x7f\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u.test(u.t)) return // typos only in alphabets
     const n = Array.from(u.t).length
     if (n < 4 && !(p.relaxed && n === 3)) return
     const maxD = n >= 8 || (p.relaxed && n >= 5) ? 2 : 1
@@ -503,7 +553,8 @@ class Index {
     q = f(q * this.uw[ui])
     const qw = f(q * this.segW[si])
     let added = false
-    const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen } = this
+    const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw } = this
+    const cw = this.cov[ui]
     const list = tab.post
     for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
       const gp = list[j]
@@ -511,13 +562,14 @@ class Index {
       if (typo && field === LOW) continue
       added = true
       if (pStamp[gp] !== gen) {
-        pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pCnt[gp] = 1, pTypo[gp] = 0
+        pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pCnt[gp] = 1, pTypo[gp] = 0, pCw[gp] = cw
         this.tP.push(gp)
       } else if (pUnit[gp] !== ui) {
         pSum[gp] = pSum[gp] + pCur[gp]
         pCur[gp] = 0
         pUnit[gp] = ui
         pCnt[gp]++
+        pCw[gp] = pCw[gp] + cw
       }
       if (typo) pTypo[gp] = 1
       if (q > pCur[gp]) pCur[gp] = q
@@ -543,27 +595,39 @@ class Index {
   }
 
   score(nunits, p) {
-    const nu = nunits
-    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, eBest, ePhrase, eField, eTypo, eUnits } = this
+    const nu = this.uwSum
+    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, entries: E, covSum, stopCov } = this
     for (const pid of this.tP) {
       const field = pField[pid], ntok = pNTok[pid], e = pEntry[pid]
       if (ePhrase[e] < 0 || (eBest[e] === 0 && this.before(pid, field, ePhrase[e], eField[e]))) ePhrase[e] = pid, eField[e] = field
       const cnt = pCnt[pid]
-      if (nunits > 1 && f(cnt / nu) < this.minCoverage && !p.relaxed) continue
+      if (nunits > 1 && f(pCw[pid] / covSum) < this.minCoverage && !p.relaxed) continue
+      // The phrase holds every word of the query (function words aside).
+      const whole = cnt === nunits || f(pCw[pid] + stopCov) >= f(covSum * F0999)
       const pcov = Math.min(1, f(cnt / Math.max(ntok, 1)))
-      const v = f(f(f(f(W[field] * this.segW[pSeg[pid]]) * f(pSum[pid] + pCur[pid])) / nu) * f(F06 + f(F04 * pcov)))
+      const flag = E[e].flag && !this.unspaced
+      if (flag && !this.flags && !whole) continue // a flag never answers one word of a longer query ("in love")
+      let w = W[field]
+      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.pText[pid]) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
+      const sc = f(pSum[pid] + pCur[pid])
+      let v = f(f(f(f(w * this.segW[pSeg[pid]]) * sc) / nu) * f(F06 + f(F04 * pcov)))
+      // The query is this phrase, word for word: above every match of parts of it.
+      if (nunits > 1 && cnt === nunits && ntok === nunits && !pTypo[pid] && field !== LOW && sc >= f(nu * F0999)) v = f(v * 2)
+      // A flag whose phrase the query names only in part ("cook" in "cook islands") is damped.
+      if (flag && !(field !== LOW && (cnt >= ntok || (field === 0 && cnt + 1 === ntok)))) v = f(v * 0.5)
       if (v > eBest[e] || (v === eBest[e] && (field < eField[e] || (field === eField[e] && this.before(pid, field, ePhrase[e], eField[e]))))) {
         eBest[e] = v, ePhrase[e] = pid, eField[e] = field, eTypo[e] = pTypo[pid]
       }
     }
     if (nunits < 2) return
     for (const ei of this.tE) {
+      if (E[ei].flag && !this.flags) continue
       let sum = 0, covered = 0
       for (let u = 0; u < nunits; u++) {
         const x = eUnits[ei * MAX_UNITS + u]
-        if (x > 0) sum = f(sum + x), covered++
+        if (x > 0) sum = f(sum + x), covered = f(covered + this.cov[u])
       }
-      if (f(covered / nu) >= this.minCoverage || p.relaxed) {
+      if (f(covered / covSum) >= this.minCoverage || p.relaxed) {
         const v = f(f(F09 * sum) / nu)
         if (v > eBest[ei]) eBest[ei] = v
       }
@@ -592,6 +656,7 @@ class Index {
       for (let i = parents.length - 1; i > 0 && above(parents[i], parents[i - 1]); i--) [parents[i], parents[i - 1]] = [parents[i - 1], parents[i]]
     }
     for (const pi of parents) {
+      if (E[pi].flag) continue // flags are ordered by name, not by meaning
       const best = eBest[pi], phrase = ePhrase[pi], field = this.eField[pi], typo = this.eTypo[pi]
       for (const step of [-1, 1]) {
         let fam = E[pi].fam, d = 0
@@ -643,22 +708,49 @@ class Index {
     }
     let out = top
     if (others.length) {
+      // Each family shows one member in the first FAMILY_TOP places (two
+      // when an older gendered member represents it: the neutral one
+      // follows); its other members follow from there, at once past those
+      // places or when the query names a gender (Go: Index.expand).
       out = []
+      const take = (i) => {
+        out.push(others[i])
+        others[i] = others[others.length - 1]
+        others.pop()
+      }
+      const follow = (fm) => {
+        while (out.length < limit) {
+          let best = -1
+          for (let i = 0; i < others.length; i++) if (E[others[i]].fam === fm && (best < 0 || better(others[i], others[best]))) best = i
+          if (best < 0) break
+          take(best)
+        }
+      }
+      let waiting = []
+      const flush = () => {
+        for (const fm of waiting) follow(fm)
+        waiting = []
+      }
       for (const h of top) {
-        if (out.length === limit) break
+        if (out.length >= FAMILY_TOP) flush()
+        if (out.length >= limit) break
         out.push(h)
         const fm = E[h].fam
         const direct = hF[h] !== LOW && hF[h] !== TYPO
         const noGender = fm === h || f(fHead[fm] * BONUS) >= hS[h]
-        while (direct && noGender && out.length < limit) {
-          let best = -1
-          for (let i = 0; i < others.length; i++) if (E[others[i]].fam === fm && (best < 0 || better(others[i], others[best]))) best = i
-          if (best < 0) break
-          out.push(others[best])
-          others[best] = others[others.length - 1]
-          others.pop()
+        if (!direct || !noGender) continue
+        if (this.gender || out.length >= FAMILY_TOP) {
+          flush()
+          follow(fm)
+        } else if (waiting.length < FAMILY_TOP) {
+          if (fm !== h && out.length < limit) {
+            const i = others.indexOf(fm)
+            if (i >= 0) take(i)
+          }
+          waiting.push(fm)
         }
       }
+      flush()
     }
     return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
   }

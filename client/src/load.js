@@ -48,8 +48,8 @@ export async function loadCustomPack(options = {}) {
   const rows = list.map((e) => {
     const id = String(e.id).startsWith(CUSTOM_ID_PREFIX) ? String(e.id) : CUSTOM_ID_PREFIX + e.id
     const sc = e.shortcode || ''
-    return [id, `:${sc}:`, -1, -1, 0, 0, 0, '', e.label || e.name || sc, e.label || e.name || sc.replace(/_/g, ' '), sc, (e.keywords || []).join('|'), '', '', e.imageUrl || '', sc]
+    return [id, `:${sc}:`, -1, -1, 0, 0, 0, '', e.label || e.name || sc, e.label || e.name || sc.replace(/_/g, ' '), sc, (e.keywords || []).join('|'), '', '', '', '', e.imageUrl || '', sc]
   })
   return assertPack({ format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: body?.packVersion || 'custom', locale: 'custom', part: 'custom',
-    rowIndex: { id: 0, emoji: 1, group: 2, subgroup: 3, version: 4, skins: 5, prior: 6, family: 7, label: 8, name: 9, shortcode: 10, keyword: 11, alias: 12, low: 13, imageUrl: 14, customShortcode: 15 }, rows })
+    rowIndex: { id: 0, emoji: 1, group: 2, subgroup: 3, version: 4, skins: 5, prior: 6, family: 7, label: 8, name: 9, shortcode: 10, keyword: 11, alias: 12, low: 13, imageUrl: 16, customShortcode: 17 }, rows })
 }
