@@ -4,7 +4,7 @@
 // in one Node process: every prefix of every query of a trace file, limit
 // 24, each keystroke timed; plus engine creation time.
 //
-//	node bench/client/bench.mjs [../shared/eval/search/en.emojilib.jsonl]
+//	node bench/client/bench.mjs [--ours] [../shared/eval/search/en.emojilib.jsonl]
 //
 // Times are wall-clock (performance.now) of one process; on a shared
 // machine CPU time (process.cpuUsage) is printed beside creation times.
@@ -14,7 +14,9 @@ import { join } from 'node:path'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '../..')
-const file = process.argv[2] || join(root, '../shared/eval/search/en.emojilib.jsonl')
+const args = process.argv.slice(2)
+const oursOnly = args.includes('--ours') // skip the rivals (minutes on a loaded machine)
+const file = args.find((a) => !a.startsWith('--')) || join(root, '../shared/eval/search/en.emojilib.jsonl')
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 // Fresh-process numbers first: nothing has run yet.
@@ -60,6 +62,7 @@ results.push({ ...(await run('@emojisearch/client (en core)', ours)) })
 const nm = join(here, 'node_modules')
 let epe = { name: 'emoji-picker-element 1.29.1', skipped: 'not installed (INSTALL_BENCH=1 scripts/install-client-tools.sh)' }
 try {
+  if (oursOnly) throw new Error('Cannot find: --ours')
   await import(join(nm, 'fake-indexeddb/auto/index.mjs'))
   const data = readFileSync(join(nm, 'emoji-picker-element-data/en/emojibase/data.json'))
   const realFetch = globalThis.fetch
@@ -81,6 +84,7 @@ results.push(epe)
 
 let mart = { name: 'emoji-mart 5.6.0', skipped: 'not installed' }
 try {
+  if (oursOnly) throw new Error('Cannot find: --ours')
   const { default: data } = await import(join(nm, '@emoji-mart/data/sets/15/native.json'), { with: { type: 'json' } })
   const { init, SearchIndex } = await import(join(nm, 'emoji-mart/dist/module.js'))
   const a = performance.now()
