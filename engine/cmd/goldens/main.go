@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,6 +170,18 @@ func run(dir, out string, per int) error {
 	for _, q := range localQueries {
 		add(q[1], q[0], true)
 		add(q[1], q[0], false)
+	}
+	// Random strings over a pool of scripts, emoji, joiners, punctuation
+	// and spaces (fixed seed): the shapes no sampled label has.
+	pool := []rune("abcdeéñ xyz:)(<3_-'’1234567890猫咪红心我爱你кошкаقلبदिल😂👍🏽❤️\u200d\ufe0f \t.,!?")
+	rng := rand.New(rand.NewPCG(14, 14))
+	for range 240 {
+		n := 1 + rng.IntN(24)
+		b := make([]rune, n)
+		for i := range b {
+			b[i] = pool[rng.IntN(len(pool))]
+		}
+		add(string(b), packfmt.Locales[rng.IntN(len(packfmt.Locales))], rng.IntN(2) == 0)
 	}
 	if err := cultureCases(&g, dir, eng); err != nil {
 		return err
