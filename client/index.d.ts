@@ -1,7 +1,7 @@
 // Types of @emojisearch/client (spec 3). Checked by `tsc --noEmit` (client/test/types-check.ts).
 
 export type Source = 'alias' | 'semantic' | 'custom' | 'culture'
-export type Field = 'name' | 'shortcode' | 'keyword' | 'alias' | 'typo' | 'low'
+export type Field = 'name' | 'shortcode' | 'keyword' | 'alias' | 'low' | 'editorial' | 'editorial_more' | 'typo'
 
 export interface SearchResult {
   emoji: string

@@ -4,7 +4,7 @@
 // written by `go run ./engine/cmd/goldens`). Scores are float32 as in Go
 // (Math.fround at every step), so ties break the same way on both sides.
 import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
-import { assertPack, FIELDS, ROW_INDEX, CUSTOM_ID_PREFIX } from './format.js'
+import { assertPack, FIELDS, ROW_INDEX } from './format.js'
 import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
 import { stopLocales, notStop, namesGender, flagWord } from './words.js'
 
