@@ -15,7 +15,7 @@ import (
 )
 
 // PackVersion is the committed pack version the tools read by default.
-const PackVersion = "e17c48r2"
+const PackVersion = "e17c48r3"
 
 // Row is one evaluation query.
 type Row struct {
@@ -27,6 +27,7 @@ type Row struct {
 type Metrics struct {
 	N                int
 	Hit1, Hit10, MRR float64
+	Hit3             float64 // a gold emoji in the top 3 (the smoke sets' floor)
 	NoResult         float64
 	Typing           float64 // share of prefixes (>= 3 characters) with a gold emoji in the top 10
 	TypingAll        float64 // share of queries whose every such prefix keeps a gold emoji in the top 10
@@ -132,6 +133,9 @@ func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 			if r == 1 {
 				m.Hit1++
 			}
+			if r <= 3 {
+				m.Hit3++
+			}
 			m.Hit10++
 			m.MRR += 1 / float64(r)
 		}
@@ -151,7 +155,7 @@ func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 		}
 	}
 	n := float64(max(m.N, 1))
-	m.Hit1, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit10/n, m.MRR/n, m.NoResult/n
+	m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit3/n, m.Hit10/n, m.MRR/n, m.NoResult/n
 	m.Typing = float64(prefixHits) / float64(max(prefixes, 1))
 	m.TypingAll = float64(allOK) / n
 	return m
@@ -177,6 +181,9 @@ func Score(rows []Row, search func(q string) []string) Metrics {
 				if i == 0 {
 					m.Hit1++
 				}
+				if i < 3 {
+					m.Hit3++
+				}
 				m.Hit10++
 				m.MRR += 1 / float64(i+1)
 				break
@@ -184,7 +191,7 @@ func Score(rows []Row, search func(q string) []string) Metrics {
 		}
 	}
 	n := float64(max(m.N, 1))
-	m.Hit1, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit10/n, m.MRR/n, m.NoResult/n
+	m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit3/n, m.Hit10/n, m.MRR/n, m.NoResult/n
 	return m
 }
 

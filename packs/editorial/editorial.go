@@ -162,10 +162,25 @@ func Validate(cs []Concept, locales []string) error {
 					bad(c, "%s: phrase %q is longer than %d characters", loc, p, MaxPhraseLength)
 				case seen[k]:
 					bad(c, "%s: phrase %q twice", loc, p)
+				case symbolic(p):
+					bad(c, "%s: phrase %q is mostly punctuation (emoticons are not editorial phrases)", loc, p)
 				}
 				seen[k] = true
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// symbolic reports a phrase at least half ASCII punctuation (":)", "a+"):
+// the engine matches such phrases as emoticons on their raw text, which is
+// not what an editorial phrase is for.
+func symbolic(p string) bool {
+	punct := 0
+	for _, c := range []byte(p) {
+		if c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0 {
+			punct++
+		}
+	}
+	return punct > 0 && punct*2 >= len(strings.TrimSpace(p))
 }

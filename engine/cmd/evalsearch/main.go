@@ -30,7 +30,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: evalsearch [-packs dir] file.jsonl...")
 		os.Exit(2)
 	}
-	fmt.Printf("%-24s %6s %7s %7s %7s %9s %8s %8s\n", "file", "n", "hit@1", "hit@10", "mrr@10", "noresult", "typing", "typeAll")
+	fmt.Printf("%-24s %6s %7s %7s %7s %7s %9s %8s %8s\n", "file", "n", "hit@1", "hit@3", "hit@10", "mrr@10", "noresult", "typing", "typeAll")
 	for _, path := range flag.Args() {
 		if err := evalFile(*packs, path); err != nil {
 			fmt.Fprintln(os.Stderr, "evalsearch:", err)
@@ -50,7 +50,7 @@ func evalFile(packDir, path string) error {
 		return err
 	}
 	m := evalkit.Evaluate(eng, rows, engine.Options{Limit: 10, Locale: loc, Prefix: false})
-	fmt.Printf("%-24s %6d %7.3f %7.3f %7.3f %9.3f %8.3f %8.3f\n", filepath.Base(path), m.N, m.Hit1, m.Hit10, m.MRR, m.NoResult, m.Typing, m.TypingAll)
+	fmt.Printf("%-24s %6d %7.3f %7.3f %7.3f %7.3f %9.3f %8.3f %8.3f\n", filepath.Base(path), m.N, m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult, m.Typing, m.TypingAll)
 	return nil
 }
 

@@ -232,10 +232,11 @@ func (b *segBuilder) entries(e *encoder) {
 // phrases normalizes and indexes the phrases of one locale's packs.
 func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 	type dedup struct {
-		entry uint32
-		text  string
+		entry     uint32
+		text      string
+		editorial bool
 	}
-	seen := map[dedup]uint32{} // phrase id + 1
+	seen := map[dedup]bool{}
 	for _, p := range packs {
 		for _, r := range p.Rows {
 			ei, ok := b.ids[r.ID]
@@ -252,19 +253,14 @@ func (b *segBuilder) phrases(packs []*packfmt.Pack) {
 						b.symbols[k] = append(b.symbols[k], ei<<3|uint32(f))
 					}
 					text := textnorm.Normalize(raw, 0)
-					k := dedup{ei, text}
-					if text == "" {
+					// Once per entry, in its first (strongest) field; the
+					// editorial phrases apart, as in their own part index:
+					// one may repeat a dictionary phrase to rank it.
+					k := dedup{ei, text, f >= packfmt.FieldEditorial}
+					if text == "" || seen[k] {
 						continue
 					}
-					if pid := seen[k]; pid > 0 {
-						// Once per entry, in its strongest field: an editorial
-						// phrase may repeat a dictionary one to rank it.
-						if w := packfmt.DefaultWeights; w[packfmt.Fields[f]] > w[packfmt.Fields[b.phField[pid-1]]] {
-							b.phField[pid-1] = uint32(f)
-						}
-						continue
-					}
-					seen[k] = uint32(len(b.phText)) + 1
+					seen[k] = true
 					b.add(text, ei, uint32(f))
 				}
 			}

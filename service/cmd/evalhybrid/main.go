@@ -45,7 +45,7 @@ func run(dir, modelPath string, files []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-24s %6s %-7s %7s %7s %7s %9s\n", "file", "n", "tier", "hit@1", "hit@10", "mrr@10", "noresult")
+	fmt.Printf("%-24s %6s %-7s %7s %7s %7s %7s %9s\n", "file", "n", "tier", "hit@1", "hit@3", "hit@10", "mrr@10", "noresult")
 	for _, path := range files {
 		rows, err := evalkit.ReadSet(path)
 		if err != nil {
@@ -57,7 +57,7 @@ func run(dir, modelPath string, files []string) error {
 			svc  *search.Service
 		}{{"alias", alias}, {"hybrid", hybrid}} {
 			m := evalkit.Score(rows, func(q string) []string { return ask(s.svc, q, loc) })
-			fmt.Printf("%-24s %6d %-7s %7.3f %7.3f %7.3f %9.3f\n", filepath.Base(path), m.N, s.name, m.Hit1, m.Hit10, m.MRR, m.NoResult)
+			fmt.Printf("%-24s %6d %-7s %7.3f %7.3f %7.3f %7.3f %9.3f\n", filepath.Base(path), m.N, s.name, m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult)
 		}
 	}
 	return nil
@@ -67,7 +67,7 @@ func run(dir, modelPath string, files []string) error {
 // tier (hybrid) and without (alias only).
 func services(dir, modelPath string) (hybrid, alias *search.Service, err error) {
 	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
+	for _, n := range []string{"index.en.bin", "index.tr.bin", search.ManifestFile} {
 		if builtin[n], err = os.ReadFile(filepath.Join(dir, n)); err != nil {
 			return nil, nil, err
 		}
