@@ -228,10 +228,12 @@ class Index {
     // row of the locale's first pack.
     const first = new Int32Array(this.entries.length).fill(-1)
     const firstEnd = new Int32Array(this.entries.length)
-    const dup = (text, ei, rowStart) => {
-      for (let i = rowStart; i < pText.length; i++) if (pText[i] === text) return i
-      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (pText[i] === text) return i
-      return -1
+    // Editorial phrases are deduplicated apart (one may repeat a dictionary phrase to rank it).
+    const same = (i, text, ed) => pText[i] === text && pField[i] >= 5 === ed
+    const dup = (text, ei, rowStart, ed) => {
+      for (let i = rowStart; i < pText.length; i++) if (same(i, text, ed)) return true
+      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (same(i, text, ed)) return true
+      return false
     }
     const stems = new Map() // token -> stem, computed once per distinct token
     const { pText, pEntry, pField, pNTok, pSeg } = this
@@ -257,13 +259,7 @@ class Index {
               l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
             }
             const text = normalize(raw, 0)
-            if (!text) continue
-            const d = dup(text, ei, rowStart)
-            if (d >= 0) {
-              // Once per entry, in its strongest field: an editorial phrase may repeat a dictionary one to rank it.
-              if (W[fi] > W[pField[d]]) pField[d] = fi
-              continue
-            }
+            if (!text || dup(text, ei, rowStart, fi >= 5)) continue // once per entry, in its first (strongest) field
             const pid = pText.length
             const ascii = isAsciiText(text)
             const toks = ascii ? text.split(' ') : tokenize(text)
