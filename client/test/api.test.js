@@ -64,6 +64,21 @@ test('engine: search output, get, entries, locales, culture option', () => {
   assert.throws(() => lib.createEngine(en, { minCoverage: 0 }), RangeError)
 })
 
+test('pack format 2: editorial phrases rank, deduplicated apart from dictionary phrases', () => {
+  const ix = en.rowIndex
+  const rows = en.rows.map((r) => {
+    const row = [...r, '', '']
+    if (r[ix.id] === '1F602') row[14] = 'face' // also a keyword of 😂: kept again as editorial
+    if (r[ix.id] === '1F642') row[15] = 'zorblax mood'
+    return row
+  })
+  const v2 = lib.createEngine({ ...en, formatVersion: 2, fields: [...lib.FIELDS], rowIndex: { ...lib.ROW_INDEX }, rows })
+  const face = v2.search('face', { limit: 50 }).results.find((r) => r.id === '1F602')
+  assert.equal(face.field, 'editorial')
+  assert.equal(v2.search('zorblax mood', { limit: 5 }).results[0].id, '1F642')
+  assert.equal(v2.search('zorblax mood', { limit: 5 }).results[0].field, 'editorial_more')
+})
+
 test('core build: the same ranking without the culture layer', async () => {
   const core = await import('../core.js')
   const bare = core.createEngine(en)
