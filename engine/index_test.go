@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,7 +63,7 @@ func relatedSplit(t *testing.T, core, ext *packfmt.Pack) (plain, related *packfm
 		a.Phrases, b.Phrases = [packfmt.NumStoredFields][]string{}, [packfmt.NumStoredFields][]string{}
 		for f, list := range row.Phrases {
 			for _, ph := range list {
-				if in[row.ID+"\x00"+Normalize(ph, 0)] {
+				if f == packfmt.FieldLow && in[row.ID+"\x00"+Normalize(ph, 0)] {
 					b.Phrases[f] = append(b.Phrases[f], ph)
 					n++
 				} else {
@@ -70,21 +71,38 @@ func relatedSplit(t *testing.T, core, ext *packfmt.Pack) (plain, related *packfm
 				}
 			}
 		}
-		for _, x := range []struct {
-			row  packfmt.Row
-			pack *packfmt.Pack
-		}{{a, &p}, {b, &r}} {
-			for _, l := range x.row.Phrases {
-				if len(l) > 0 {
-					x.pack.Rows = append(x.pack.Rows, x.row)
-					break
-				}
-			}
-		}
+		addIfAny(&p, a)
+		addIfAny(&r, b)
 	}
 	require.Len(t, in, n, "every phrase of the related index is a phrase of the extension pack")
 	require.Greater(t, n, 10_000)
 	return &p, &r
+}
+
+// addIfAny appends row to p when it has a phrase.
+func addIfAny(p *packfmt.Pack, row packfmt.Row) {
+	for _, l := range row.Phrases {
+		if len(l) > 0 {
+			p.Rows = append(p.Rows, row)
+			return
+		}
+	}
+}
+
+// editorialSplit splits an extension pack as the pack build does: the
+// editorial fields go to the locale's editorial part index.
+func editorialSplit(ext *packfmt.Pack) (plain, ed *packfmt.Pack) {
+	p, e := *ext, *ext
+	p.Rows, e.Rows = nil, nil
+	for _, row := range ext.Rows {
+		a, b := row, packfmt.Row{ID: row.ID, Group: -1, Subgroup: -1}
+		for _, f := range []int{packfmt.FieldEditorial, packfmt.FieldEditorialMore} {
+			b.Phrases[f], a.Phrases[f] = row.Phrases[f], nil
+		}
+		addIfAny(&p, a)
+		addIfAny(&e, b)
+	}
+	return &p, &e
 }
 
 // TestIndexRoundTrip: the pack build's binary indexes (committed) equal a
@@ -105,17 +123,32 @@ func TestIndexRoundTrip(t *testing.T) {
 					decoded = append(decoded, p)
 				}
 			}
-			plain, related := relatedSplit(t, decoded[0], decoded[1])
+			// The indexes hold the extension packs without their editorial
+			// phrases (and English without its related words).
+			indexed := slices.Clone(decoded)
+			eds := map[string]*packfmt.Pack{}
+			for i := 1; i < len(indexed); i += 2 {
+				indexed[i], eds[indexed[i].Locale] = editorialSplit(indexed[i])
+			}
+			plain, related := relatedSplit(t, decoded[0], indexed[1])
+			var parts []string
 			for _, loc := range locs {
 				committed := readPackFiles(t, "index."+loc+".bin")[0]
 				var b bytes.Buffer
 				if loc == "en" {
 					require.NoError(t, WriteIndex(&b, loc, decoded[0], plain))
 				} else {
-					require.NoError(t, WriteIndex(&b, loc, decoded...))
+					require.NoError(t, WriteIndex(&b, loc, indexed...))
 				}
 				require.True(t, bytes.Equal(committed, b.Bytes()), "index.%s.bin is stale: run the pack build", loc)
 				binFiles = append(binFiles, committed)
+				name := packs.PartIndexFile(loc, packs.EditorialPart)
+				committed = readPackFiles(t, name)[0]
+				b = bytes.Buffer{}
+				require.NoError(t, WritePartIndex(&b, packs.EditorialPart, decoded[0], eds[loc]))
+				require.True(t, bytes.Equal(committed, b.Bytes()), "%s is stale: run the pack build", name)
+				binFiles = append(binFiles, committed)
+				parts = append(parts, loc+".editorial")
 			}
 			committed := readPackFiles(t, packs.RelatedIndexFile)[0]
 			var b bytes.Buffer
@@ -128,7 +161,7 @@ func TestIndexRoundTrip(t *testing.T) {
 			fromBin, err := Load(NewConfig(), binFiles...)
 			require.NoError(t, err)
 			assert.Equal(t, fromJSON.Locales(), fromBin.Locales())
-			assert.Equal(t, []string{"en.related"}, fromBin.Parts())
+			assert.ElementsMatch(t, append(parts, "en.related"), fromBin.Parts())
 			assert.Equal(t, fromJSON.Len(), fromBin.Len())
 			for _, q := range traceQueries(fromJSON) {
 				for _, loc := range append([]string{""}, locs...) {

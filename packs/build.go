@@ -18,10 +18,12 @@ import (
 )
 
 // DefaultVersion is the pack version of the current inputs: emojibase 17,
-// CLDR 48, build revision 2 (related words of the local embedding model in
-// the English extension pack; their binary index apart from the English
-// one). Bump the revision when the build's output changes.
-const DefaultVersion = "e17c48r2"
+// CLDR 48, build revision 3 (revision 2: related words of the local
+// embedding model in the English extension pack, their binary index apart
+// from the English one; revision 3: pack format 2 with the editorial phrase
+// layer and its part indexes). Bump the revision when the build's output
+// changes.
+const DefaultVersion = "e17c48r3"
 
 // File is one built file.
 type File struct {

@@ -196,10 +196,10 @@ func TestCommittedPacks(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
-	require.Len(t, m.Indexes, len(packfmt.Locales)+1)
+	require.Len(t, m.Indexes, 2*len(packfmt.Locales)+1)
 	names := []string{RelatedIndexFile}
 	for _, loc := range packfmt.Locales {
-		names = append(names, IndexFile(loc))
+		names = append(names, IndexFile(loc), PartIndexFile(loc, EditorialPart))
 	}
 	for _, name := range names {
 		mf, ok := m.Indexes[name]

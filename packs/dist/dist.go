@@ -18,9 +18,9 @@ import (
 
 // Version is the pack version built into the module; wrangler.toml's
 // PACK_VERSION names the same version.
-const Version = "e17c48r2"
+const Version = "e17c48r3"
 
-//go:embed e17c48r2/manifest.json e17c48r2/index.en.bin e17c48r2/index.tr.bin e17c48r2/vectors.*.sums.json
+//go:embed e17c48r3/manifest.json e17c48r3/index.en.bin e17c48r3/index.tr.bin e17c48r3/vectors.*.sums.json
 var files embed.FS
 
 // Builtin returns the built-in index files and the manifest (which lists

@@ -211,3 +211,40 @@ func TestRelatedWordsFailAnswersUncached(t *testing.T) {
 	assert.Equal(t, "public, max-age=3600, s-maxage=86400", rec.Header().Get("Cache-Control"))
 	assert.Len(t, cache.m, 1)
 }
+
+// TestPacksEditorial: the editorial part indexes the manifest lists join the
+// engines like the related words: English to every locale, a locale's own
+// to that locale; each file is read once per instance, and one that does
+// not load leaves the answer usable but incomplete.
+func TestPacksEditorial(t *testing.T) {
+	l := newFaultLoader(t)
+	p := newPacks(t, l)
+	for _, tc := range []struct {
+		locale, q string
+		parts     []string
+	}{
+		{"en", "thank you", []string{"en.related", "en.editorial"}},
+		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
+		{"tr", "teşekkürler", []string{"en.related", "en.editorial", "tr.editorial"}},
+		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
+	} {
+		eng, err := p.Engine(context.Background(), tc.locale)
+		require.NoError(t, err, tc.locale)
+		assert.Equal(t, tc.parts, eng.Parts())
+		out := eng.Search(tc.q, engine.Options{Limit: 3, Locale: tc.locale})
+		require.NotEmpty(t, out.Results, tc.q)
+		assert.Equal(t, "🙏", out.Results[0].Emoji, tc.q)
+		assert.Equal(t, "editorial", out.Results[0].Field, tc.q)
+	}
+	assert.Equal(t, 1, l.count("index.en.editorial.bin"))
+	assert.Equal(t, 1, l.count("index.fr.editorial.bin"))
+
+	l.set(func(l *faultLoader) { l.fail["index.es.editorial.bin"] = true })
+	eng, err := p.Engine(context.Background(), "es")
+	require.ErrorIs(t, err, ErrIncomplete)
+	require.NotNil(t, eng)
+	l.set(func(l *faultLoader) { delete(l.fail, "index.es.editorial.bin") })
+	eng, err = p.Engine(context.Background(), "es")
+	require.NoError(t, err, "the next request tries again")
+	assert.Contains(t, eng.Parts(), "es.editorial")
+}

@@ -515,9 +515,11 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 func (ix *Index) manyCompletions(si int, t string) bool {
 	segs := ix.locSegs[si]
 	n := 0
-	for _, sj := range segs {
+	for j, sj := range segs {
 		lo, hi := ix.segs[sj].terms.prefixRange(t)
-		n += hi - lo
+		if n += hi - lo; j == 0 && n > prefixFanout {
+			return true // the main segment alone has more: no need to count repeats
+		}
 	}
 	if n <= prefixFanout || len(segs) == 1 {
 		return n > prefixFanout

@@ -3,7 +3,6 @@ package index
 import (
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
@@ -113,7 +112,9 @@ func (ix *Index) isStop(word string, mask uint64, loc int) bool {
 // than no match, which sends the query to the meaning tier.
 func alphabetic(word string) bool {
 	r, _ := utf8.DecodeRuneInString(word)
-	return r < 0x80 || unicode.In(r, unicode.Latin, unicode.Cyrillic, unicode.Greek)
+	// Latin (with Extended-A/B and Additional), Greek, Cyrillic: plain ranges,
+	// so the Worker links no script tables.
+	return r < 0x250 || r >= 0x370 && r < 0x530 || r >= 0x1E00 && r < 0x1F00
 }
 
 // isCountryFlag reports a flag of a country or region (regional-indicator
