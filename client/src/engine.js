@@ -467,7 +467,8 @@ class Index {
       if (last && rangeLen(seg.prefixRange(u.t)) > FANOUT) maxLen = 4 * blen
       matched = this.matchSegment(si, seg, ui, u, last, maxLen, blen, p) || matched
     }
-    if (matched || u.u || !/^[\0-\x7f\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u.test(u.t)) return // typos only in alphabets
+    const r0 = u.t.codePointAt(0) // typos only in alphabets: Latin (with Extended-A/B, Additional), Greek, Cyrillic
+    if (matched || u.u || !(r0 < 0x250 || (r0 >= 0x370 && r0 < 0x530) || (r0 >= 0x1e00 && r0 < 0x1f00))) return
     const n = Array.from(u.t).length
     if (n < 4 && !(p.relaxed && n === 3)) return
     const maxD = n >= 8 || (p.relaxed && n >= 5) ? 2 : 1
