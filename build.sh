@@ -31,6 +31,10 @@ done
 # culture files under /v1/culture/<version>/.
 rm -rf "$out/assets" && mkdir -p "$out/assets/v1/pack"
 cp -R assets/. "$out/assets/"
+# The client library (client/), which the demo page at / imports from /client/.
+mkdir -p "$out/assets/client/src"
+cp client/index.js client/core.js client/index.d.ts "$out/assets/client/"
+cp client/src/*.js "$out/assets/client/src/"
 for dir in packs/dist/*/; do
   version=$(basename "$dir")
   mkdir -p "$out/assets/v1/pack/$version"

@@ -28,6 +28,9 @@ scripts/check-size.sh
 echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
 
+echo "== client library: goldens, node --test, tsc, size (the browser test is TestDemoBrowser in e2e)"
+scripts/test-client.sh
+
 echo "== engine and service compiled to js/wasm, run under hostsim"
 GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim run" ./engine/... ./service/...
 

@@ -1,0 +1,233 @@
+// Types of @emojisearch/client (spec 3). Checked by `tsc --noEmit` (client/test/types-check.ts).
+
+export type Source = 'alias' | 'semantic' | 'custom' | 'culture'
+export type Field = 'name' | 'shortcode' | 'keyword' | 'alias' | 'low' | 'editorial' | 'editorial_more' | 'typo'
+
+export interface SearchResult {
+  emoji: string
+  id: string
+  score: number
+  source: Source
+  imageUrl?: string
+  shortcode?: string
+}
+export interface AliasResult extends SearchResult {
+  source: 'alias' | 'custom'
+  label: string
+  match: string
+  field: Field
+}
+export interface CultureResult extends SearchResult {
+  source: 'culture'
+  context: string
+  cultureId: string
+  match: string
+  field: 'culture'
+}
+export interface CanonicalSearchOutput {
+  query: string
+  tokens: string[]
+  results: AliasResult[]
+  confidence: number
+}
+export interface AliasSearchOutput {
+  query: string
+  tokens: string[]
+  results: Array<AliasResult | CultureResult>
+  confidence: number
+}
+export interface EmojiEntry {
+  emoji: string
+  id: string
+  group: number
+  version: number
+  hasSkinTones: boolean
+  labels: Record<string, string>
+  imageUrl?: string
+  shortcode?: string
+}
+
+export type PackRow = Array<string | number>
+export interface Pack {
+  format: 'emojisearch.pack'
+  formatVersion: number
+  packVersion: string
+  locale: string
+  part: 'core' | 'ext' | 'custom'
+  fields?: string[]
+  weights?: Record<string, number>
+  rowIndex?: Record<string, number>
+  groups?: string[]
+  rows: PackRow[]
+}
+
+export interface CultureWindow { from: string; to: string }
+export interface CultureEntry {
+  id: string
+  emoji: string
+  hexcode: string
+  kind: 'lasting' | 'seasonal' | 'event' | 'regional'
+  weight: number
+  context: string
+  triggers: string[]
+  windows?: CultureWindow[]
+  regions?: string[]
+  over?: string[]
+}
+export interface CultureFile {
+  format: 'emojisearch.culture'
+  formatVersion: number
+  packVersion: string
+  locale: string
+  from: string
+  to: string
+  entries: CultureEntry[]
+}
+
+export interface SearchOptions {
+  limit?: number
+  locale?: string
+  prefix?: boolean
+  culture?: boolean | CultureFile
+  region?: string
+  now?: Date | number
+  day?: string
+}
+
+export interface AliasEngine {
+  search(query: string, options: SearchOptions & { culture: false }): CanonicalSearchOutput
+  search(query: string, options?: SearchOptions): AliasSearchOutput
+  get(id: string): EmojiEntry | undefined
+  withCulture(culture: CultureFile | undefined): AliasEngine
+  groupLabel(group: number, locale?: string): string
+  readonly culture: CultureFile | undefined
+  readonly entries: readonly EmojiEntry[]
+  readonly locales: readonly string[]
+  readonly packVersion: string
+}
+export declare const AliasEngine: { prototype: AliasEngine }
+
+export interface EngineOptions { minCoverage?: number; culture?: CultureFile }
+export function createEngine(input: Pack | Pack[], options?: EngineOptions): AliasEngine
+
+type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
+export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
+export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack>
+export function assertPack(value: unknown): Pack
+export function isCustomPack(value: unknown): boolean
+export const PACK_FORMAT: 'emojisearch.pack'
+export const PACK_FORMAT_VERSION: number
+export const FIELDS: readonly Field[]
+export const DEFAULT_WEIGHTS: Readonly<Record<Field | 'english', number>>
+export const ROW_INDEX: Readonly<Record<string, number>>
+export const CUSTOM_ID_PREFIX: string
+
+export interface SemanticResponse {
+  results: SearchResult[]
+  packVersion?: string
+  model?: string
+  cached?: boolean
+  layer?: 'shard' | 'api'
+}
+export interface SemanticSearchOptions { locale?: string; limit?: number; signal?: AbortSignal }
+export interface SemanticProvider {
+  search(query: string, options?: SemanticSearchOptions): Promise<SemanticResponse | undefined>
+}
+export function createSemanticClient(options: {
+  endpoint: string
+  key?: string
+  packVersion?: string
+  cacheSize?: number
+  overLimitCooldownMs?: number
+  fetch?: FetchLike
+}): SemanticProvider
+export function createShardProvider(options: { baseUrl: string; fetch?: FetchLike }): SemanticProvider
+export function createLayeredSemantic(options: {
+  shardsUrl?: string
+  endpoint?: string
+  key?: string
+  packVersion?: string
+  cacheSize?: number
+  overLimitCooldownMs?: number
+  fetch?: FetchLike
+}): SemanticProvider | undefined
+export function chainProviders(...providers: Array<SemanticProvider | undefined>): SemanticProvider
+export function shardKeyFor(keys: readonly string[], query: string, locale?: string): string | undefined // packs/FORMAT.md "Result shards"
+
+export interface SessionState {
+  query: string
+  results: SearchResult[]
+  alias: CanonicalSearchOutput
+  status: 'idle' | 'alias' | 'loading' | 'fused' | 'error'
+  aliasMs: number
+  semanticMs?: number
+  semanticCached?: boolean
+  layer?: 'device' | 'shard' | 'api'
+  error?: unknown
+}
+export interface SearchSessionOptions {
+  engine: AliasEngine
+  semantic?: SemanticProvider
+  locale?: string
+  limit?: number
+  debounceMs?: number
+  shouldUseSemantic?: (alias: CanonicalSearchOutput) => boolean
+  culture?: CultureFile | false
+  region?: string
+  onChange?: (state: SessionState) => void
+}
+export interface SearchSession { update(query: string): void; dispose(): void }
+export function createSearchSession(options: SearchSessionOptions): SearchSession
+
+export interface SemanticCalibration { floor: number; ceiling: number }
+export interface SemanticHit { id: string; emoji?: string; cosine?: number; score?: number }
+export const DEFAULT_SEMANTIC_CALIBRATION: Readonly<SemanticCalibration>
+export function shouldUseSemantic(alias: { tokens: readonly string[]; confidence: number }): boolean
+export function semanticConfidence(semantic: readonly SemanticHit[] | SemanticResponse, calibration?: SemanticCalibration): number
+export function fuse(alias: { results: readonly SearchResult[]; confidence: number }, semantic: readonly SemanticHit[] | SemanticResponse, limit?: number, calibration?: SemanticCalibration): SearchResult[]
+export function fuseResults(
+  alias: readonly SearchResult[] | { results: readonly SearchResult[] },
+  semantic: readonly SemanticHit[] | SemanticResponse,
+  options?: { k?: number; pinScore?: number; aliasFloor?: number; aliasWeight?: number; semanticWeight?: number },
+): SearchResult[]
+
+export function normalize(input: string, maxLength?: number): string
+export function tokenize(normalized: string): string[]
+export const MAX_QUERY_LENGTH: number
+export function embeddingText(input: string): string
+export function applySkinTone(emoji: string, tone: number): string
+export const SKIN_TONES: readonly string[]
+export function baseId(hexcode: string): string
+export function groupLabel(group: number, locale?: string, engine?: AliasEngine): string
+export function hexcodeOf(emoji: string): string
+export function boundedEditDistance(a: string, b: string, max: number): number
+export const COMMON_REACTIONS: readonly string[]
+
+export interface Featured { emoji: string; hexcode: string; context: string; cultureId: string }
+export interface CultureOptions { region?: string; day?: string; now?: Date | number; limit?: number }
+export function loadCulture(options: { baseUrl: string; locale?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<CultureFile>
+export function assertCulture(value: unknown): CultureFile
+export const CULTURE_FORMAT: 'emojisearch.culture'
+export const CULTURE_FORMAT_VERSION: number
+export function relevantNow(culture: CultureFile, options?: CultureOptions): Featured[]
+export function matchRegionalLead(culture: CultureFile, query: string, topId: string | undefined, options: CultureOptions): CultureResult | undefined
+export function matchCulture(culture: CultureFile, query: string, options?: CultureOptions): CultureResult[]
+export function insertCulture<T extends SearchResult>(results: readonly T[], cultureResults: readonly CultureResult[], limit?: number): Array<T | CultureResult>
+export function applyCulture<T extends SearchResult>(culture: CultureFile | undefined, query: string, results: readonly T[], options?: CultureOptions): Array<T | CultureResult>
+export function isActiveOn(when: Pick<CultureEntry, 'kind' | 'windows'>, day: string): boolean
+export function localDay(now?: Date | number): string
+export function deviceRegion(): string | undefined
+export function regionOf(locale: string): string | undefined
+
+export const EMOJI_SETS: readonly ['native', 'twemoji', 'openmoji', 'noto']
+export type EmojiSet = (typeof EMOJI_SETS)[number]
+export function isEmojiSet(value: unknown): value is EmojiSet
+export function emojiImageUrl(emoji: string, options: { endpoint?: string; emojiSet?: EmojiSet }): string | undefined
+
+export interface VectorIndex { model: string; dims: number; ids: string[]; rows: Float32Array }
+export interface VectorMatch { id: string; score: number }
+export function decodeVectors(buffer: ArrayBuffer | Uint8Array): VectorIndex
+export function encodeVectors(model: string, ids: readonly string[], rows: ReadonlyArray<ArrayLike<number>>): Uint8Array
+export function l2normalize(vector: ArrayLike<number>): Float32Array
+export function searchVectors(index: VectorIndex, query: ArrayLike<number>, k: number): VectorMatch[]
+export function searchVectorSets(indexes: ReadonlyArray<VectorIndex | undefined>, query: ArrayLike<number>, k: number): VectorMatch[]

@@ -1,0 +1,934 @@
+// The alias (dictionary) engine of spec 3: a port of the Go engine
+// (engine/search.go, engine/internal/index) that gives the same answers on
+// the same packs (client/test/parity.test.js checks it against goldens
+// written by `go run ./engine/cmd/goldens`). Scores are float32 as in Go
+// (Math.fround at every step), so ties break the same way on both sides.
+import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
+import { assertPack, FIELDS, ROW_INDEX } from './format.js'
+import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
+import { stopLocales, notStop, namesGender, flagWord } from './words.js'
+
+const f = Math.fround
+const MAX_UNITS = 8
+const FANOUT = 256
+const LOW = 4
+const TYPO = 7
+const NF = 7 // stored fields: name shortcode keyword alias low editorial editorial_more
+// Weights by field (typo last) and the English factor, float32 as in Go.
+const W = [1, 0.97, 0.85, 0.7, 0.3, 0.9, 0.8, 0.55].map(f)
+const ENGLISH = f(0.92)
+const STOP_W = f(0.2) // weight of a function word in a query that holds a content word
+const F0999 = f(0.999)
+const FAMILY_TOP = 5 // first places where a family shows one member
+const Q_STEM = f(0.82), Q_PREFIX = f(0.62), Q_BIGRAM = f(0.75), Q_UNIGRAM = f(0.5)
+const F03 = f(0.3), F015 = f(0.15), F07 = f(0.7), F06 = f(0.6), F04 = f(0.4), F09 = f(0.9), F01 = f(0.1), F099 = f(0.99), BONUS = f(1.04)
+
+// Seg is one locale's phrases and tables. Phrase ids are global over the engine.
+class Seg {
+  constructor(locale) {
+    this.locale = locale
+    this.terms = new Tab() // token -> phrase ids
+    this.stems = new Tab() // light stem of a spaced token -> phrase ids
+    this.grams = new Tab() // characters and character pairs of unspaced tokens -> phrase ids
+    this.symbols = new Map() // raw emoticon key -> [entry<<3|field]
+    this.keys = null // sorted terms, built on first prefix use
+    this.n = 0 // phrases
+    this.maxWord = 0
+    this.labels = []
+    this.groups = []
+  }
+  sorted() {
+    if (!this.keys) {
+      const k = [...this.terms.ids.keys()].sort()
+      // UTF-16 order equals UTF-8 (Go's) order unless a key holds astral characters.
+      const astral = k.some((s) => /[\ud800-\udfff]/.test(s))
+      if (astral) k.sort(cmpUTF8)
+      this.keys = k
+      this.tid = k.map((t) => this.terms.ids.get(t)) // sorted position -> term id
+      this.cmp = astral ? cmpUTF8 : null
+    }
+    return this.keys
+  }
+  // prefixRange returns [lo, hi) of the sorted terms starting with p.
+  prefixRange(p) {
+    const k = this.sorted()
+    const c = this.cmp
+    let lo = 0, hi = k.length
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1
+      if (c ? c(k[m], p) < 0 : k[m] < p) lo = m + 1
+      else hi = m
+    }
+    let end = k.length
+    for (let l = lo; l < end;) {
+      const m = (l + end) >>> 1
+      if (k[m].startsWith(p)) l = m + 1
+      else end = m
+    }
+    return [lo, end]
+  }
+}
+
+function cmpUTF8(a, b) {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    let x = a.codePointAt(i), y = b.codePointAt(i)
+    if (x !== y) return x - y
+    if (x > 0xffff) i++
+  }
+  return a.length - b.length
+}
+
+// Tab maps keys to ascending lists of phrase ids. While a segment is
+// built, lists are chains in flat arrays; seal packs them into one
+// Int32Array with offsets, so an index is a few big arrays rather than
+// thousands of small ones (much less garbage-collector work at load).
+class Tab {
+  constructor() {
+    this.ids = new Map()
+    this.head = []
+    this.tail = []
+    this.nPid = []
+    this.nNext = []
+  }
+  add(k, pid) {
+    let id = this.ids.get(k)
+    if (id === undefined) {
+      id = this.head.length
+      this.ids.set(k, id)
+      this.head.push(-1)
+      this.tail.push(-1)
+    }
+    const t = this.tail[id]
+    if (t >= 0 && this.nPid[t] === pid) return
+    const n = this.nPid.length
+    this.nPid.push(pid)
+    this.nNext.push(-1)
+    if (t >= 0) this.nNext[t] = n
+    else this.head[id] = n
+    this.tail[id] = n
+  }
+  seal() {
+    const m = this.head.length
+    const off = (this.off = new Int32Array(m + 1))
+    const post = (this.post = new Int32Array(this.nPid.length))
+    let p = 0
+    for (let id = 0; id < m; id++) {
+      off[id] = p
+      for (let n = this.head[id]; n >= 0; n = this.nNext[n]) post[p++] = this.nPid[n]
+    }
+    off[m] = p
+    this.head = this.tail = this.nPid = this.nNext = null
+  }
+  has(k) {
+    return this.ids.has(k)
+  }
+}
+
+function symbolKey(raw) {
+  if (utf8Len(raw) > 16) return ''
+  return raw.split(WS).filter(Boolean).join(' ').toLowerCase()
+}
+
+const isAsciiText = (s) => !/[^\0-\x7f]/.test(s)
+// isSymbolic reports short phrases made mostly of ASCII punctuation
+// (emoticons). Native string operations only: pack loading runs once,
+// mostly before the JIT has warmed up.
+function isSymbolic(raw) {
+  if (raw.length > 16) return false
+  const punct = raw.replace(/[^!-/:-@[-`{-~]/g, '').length
+  return punct > 0 && punct * 2 >= utf8Len(raw.trim()) && utf8Len(raw) <= 16
+}
+
+const segName = (p) => (p.part === 'custom' ? 'custom' : p.locale)
+const emojiKey = (e) => (/\ufe0f|\ud83c/.test(e) ? e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') : e)
+
+// Index holds the entries (the English core pack's rows, then custom rows)
+// and one segment per locale, English first.
+class Index {
+  constructor(packs, minCoverage) {
+    this.minCoverage = f(minCoverage)
+    const en = packs.find((p) => p.locale === 'en' && p.part === 'core')
+    if (!en) throw new TypeError('emojisearch: no English core pack')
+    this.packVersion = en.packVersion
+    const E = (this.entries = [])
+    const ids = (this.ids = new Map())
+    const keys = (this.keys = new Map())
+    const add = (p) => {
+      const x = p.rowIndex || ROW_INDEX
+      for (const r of p.rows) {
+        const id = r[x.id]
+        if (ids.has(id)) continue
+        const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
+          ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0,
+          flag: /^1F1E|^1F1F|^1F3F4-E00/.test(id) } // a country or region flag
+        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 16] || undefined, shortcode: r[x.customShortcode ?? 17] || undefined }
+        ids.set(id, E.length)
+        E.push(e)
+        const k = emojiKey(e.emoji)
+        if (!keys.has(k)) keys.set(k, E.length - 1)
+      }
+    }
+    add(en)
+    for (const p of packs) if (p.part === 'custom') add(p)
+    for (let i = 0; i < E.length; i++) {
+      const fi = E[i].famId ? ids.get(E[i].famId) : undefined
+      E[i].fam = fi === undefined ? i : fi
+    }
+    // Segments: English first, then locales in the order given; a locale's core before its extension.
+    const order = []
+    for (const p of packs) if (!order.includes(segName(p))) order.push(segName(p))
+    order.sort((a, b) => (a === 'en' ? 0 : 1) - (b === 'en' ? 0 : 1))
+    this.segs = []
+    this.pText = []
+    this.pEntry = []
+    this.pField = []
+    this.pNTok = []
+    this.pSeg = []
+    for (const loc of order) {
+      const mine = packs.filter((p) => segName(p) === loc)
+      mine.sort((a, b) => (a.part === 'core' ? 0 : 1) - (b.part === 'core' ? 0 : 1))
+      this.build(loc, mine)
+    }
+    const n = this.pText.length
+    this.pStamp = new Uint32Array(n)
+    this.pSum = new Float32Array(n)
+    this.pCur = new Float32Array(n)
+    this.pUnit = new Int8Array(n)
+    this.pCnt = new Uint8Array(n)
+    this.pTypo = new Uint8Array(n)
+    const m = E.length
+    this.eStamp = new Uint32Array(m)
+    this.eUnits = new Float32Array(m * MAX_UNITS)
+    this.eBest = new Float32Array(m)
+    this.ePhrase = new Int32Array(m)
+    this.eField = new Uint8Array(m)
+    this.eTypo = new Uint8Array(m)
+    this.eRel = new Uint8Array(m)
+    this.fStamp = new Uint32Array(m)
+    this.fHit = new Int32Array(m)
+    this.fHead = new Float32Array(m)
+    this.gen = 0
+    this.uw = new Float32Array(MAX_UNITS)
+    this.cov = new Float32Array(MAX_UNITS) // share of each unit in coverage: 1, STOP_W for a function word
+    this.pCw = new Float32Array(n) // coverage weight of the units a phrase matched
+    this.tP = []
+    this.tE = []
+    this.hS = new Float32Array(m) // rank: hit score and field per entry
+    this.hF = new Uint8Array(m)
+  }
+
+  build(loc, packs) {
+    const s = new Seg(loc)
+    const si = this.segs.length
+    this.segs.push(s)
+    s.labels = new Array(this.entries.length).fill('')
+    // A text once per entry and locale: an entry's phrases are one row per
+    // pack, so a new text is checked against the row so far and the entry's
+    // row of the locale's first pack.
+    const first = new Int32Array(this.entries.length).fill(-1)
+    const firstEnd = new Int32Array(this.entries.length)
+    // Editorial phrases are deduplicated apart (one may repeat a dictionary phrase to rank it).
+    const same = (i, text, ed) => pText[i] === text && pField[i] >= 5 === ed
+    const dup = (text, ei, rowStart, ed) => {
+      for (let i = rowStart; i < pText.length; i++) if (same(i, text, ed)) return true
+      for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (same(i, text, ed)) return true
+      return false
+    }
+    const stems = new Map() // token -> stem, computed once per distinct token
+    const { pText, pEntry, pField, pNTok, pSeg } = this
+    for (const p of packs) {
+      const x = p.rowIndex || ROW_INDEX
+      const core = p.part !== 'ext'
+      if (p.part === 'core' && p.groups) s.groups = p.groups.slice(0, 10)
+      const cols = [x.name, x.shortcode, x.keyword, x.alias, x.low, x.editorial, x.editorial_more]
+      for (const r of p.rows) {
+        const ei = this.ids.get(r[x.id])
+        if (ei === undefined) continue
+        if (core && r[x.name]) s.labels[ei] = r[x.label]
+        const rowStart = pText.length
+        for (let fi = 0; fi < NF; fi++) {
+          const cell = r[cols[fi]]
+          if (!cell) continue
+          const list = cell.split('|')
+          for (let k = 0; k < list.length; k++) {
+            const raw = list[k]
+            if (isSymbolic(raw)) {
+              const sk = symbolKey(raw)
+              const l = s.symbols.get(sk)
+              l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
+            }
+            const text = normalize(raw, 0)
+            if (!text || dup(text, ei, rowStart, fi >= 5)) continue // once per entry, in its first (strongest) field
+            const pid = pText.length
+            const ascii = isAsciiText(text)
+            const toks = ascii ? text.split(' ') : tokenize(text)
+            pText.push(text)
+            pEntry.push(ei)
+            pField.push(fi)
+            pNTok.push(Math.min(toks.length, 255))
+            pSeg.push(si)
+            s.n++
+            for (let j = 0; j < toks.length; j++) {
+              const t = toks[j]
+              s.terms.add(t, pid)
+              if (ascii || !isUnspaced(t)) {
+                let st = stems.get(t)
+                if (st === undefined) stems.set(t, (st = stem(t)))
+                s.stems.add(st, pid)
+                continue
+              }
+              const cs = Array.from(t)
+              s.maxWord = Math.max(s.maxWord, cs.length)
+              for (let i = 0; i < cs.length; i++) {
+                s.grams.add(cs[i], pid)
+                if (i > 0) s.grams.add(cs[i - 1] + cs[i], pid)
+              }
+            }
+          }
+        }
+        if (first[ei] < 0) first[ei] = rowStart, firstEnd[ei] = pText.length
+      }
+    }
+    s.terms.seal()
+    s.stems.seal()
+    s.grams.seal()
+  }
+
+  label(ei, loc) {
+    if (loc >= 0 && this.segs[loc].labels[ei]) return this.segs[loc].labels[ei]
+    return this.segs[0].labels[ei]
+  }
+
+  lookup(emoji) {
+    return this.keys.get(emojiKey(emoji))
+  }
+
+  known(t, mask) {
+    for (let si = 0; si < this.segs.length; si++) if (mask[si] && this.segs[si].terms.has(t)) return true
+    return false
+  }
+
+  // units turns tokens into query units (Go: Index.Units).
+  units(tokens, prefix, mask) {
+    const out = []
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]
+      const c = clockTime(tokens, i)
+      if (c) {
+        out.push({ t: c[0], u: false, k: i })
+        if (c[1]) out.push({ t: c[1], u: false, k: i })
+        continue
+      }
+      if (!isUnspaced(t)) {
+        out.push({ t, u: false, k: i })
+        continue
+      }
+      if (this.known(t, mask) || (prefix && i === tokens.length - 1 && this.segs.some((s, si) => mask[si] && rangeLen(s.prefixRange(t)) > 0))) {
+        out.push({ t, u: true, k: i })
+        continue
+      }
+      let mw = 0
+      this.segs.forEach((s, si) => { if (mask[si]) mw = Math.max(mw, s.maxWord) })
+      for (const g of this.segmentWords(t, mw, true, mask)) out.push({ t: g, u: true, k: i })
+    }
+    return out.slice(0, MAX_UNITS)
+  }
+
+  relax(units, mask) {
+    const out = []
+    for (const u of units) {
+      if (u.u || utf8Len(u.t) < 5 || this.known(u.t, mask) || this.segs.some((s, si) => mask[si] && s.stems.has(stem(u.t)))) {
+        out.push(u)
+        continue
+      }
+      const g = this.segmentWords(u.t, 16, false, mask)
+      if (!g || g.length !== 2) out.push(u)
+      else for (const x of g) out.push({ t: x, u: false, k: u.k })
+    }
+    return out.slice(0, MAX_UNITS)
+  }
+
+  segmentWords(t, maxWord, unknownOK, mask) {
+    const cs = Array.from(t).slice(0, 64)
+    const n = cs.length
+    const cost = [0]
+    const from = [0]
+    for (let i = 1; i <= n; i++) {
+      cost[i] = cost[i - 1] + 3
+      from[i] = i - 1
+      for (let j = Math.max(0, i - maxWord); j < i - 1; j++) {
+        if (cost[j] + 2 < cost[i] && this.known(cs.slice(j, i).join(''), mask)) cost[i] = cost[j] + 2, from[i] = j
+      }
+      if (unknownOK && cost[i - 1] + 2 < cost[i] && this.known(cs[i - 1], mask)) cost[i] = cost[i - 1] + 2, from[i] = i - 1
+    }
+    const segs = []
+    for (let i = n; i > 0; i = from[i]) {
+      if (!unknownOK && i - from[i] < 2) return null
+      segs.push(cs.slice(from[i], i).join(''))
+    }
+    return segs.reverse()
+  }
+
+  // search ranks entries for the units (Go: Index.Search); p: {limit, prefix, loc, mask, relaxed}.
+  search(units, p) {
+    if (!units.length || p.limit <= 0) return []
+    if (++this.gen > 0xfffffff0) {
+      this.pStamp.fill(0), this.eStamp.fill(0), this.fStamp.fill(0)
+      this.gen = 1
+    }
+    this.tP.length = 0
+    this.tE.length = 0
+    this.segW = this.segs.map((_, si) => this.segWeight(si, p))
+    this.unitWeights(units, p)
+    // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
+    this.multi = units.some((u) => u.k !== units[0].k)
+    this.gender = units.some((u) => namesGender(u.t))
+    this.flags = !this.multi || units.some((u) => flagWord(u.t))
+    this.unspaced = units[0].u && !this.multi
+    for (let ui = 0; ui < units.length; ui++) this.matchUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
+    this.score(units.length, p)
+    this.related()
+    return this.rank(p.limit)
+  }
+
+  unitWeights(units, p) {
+    const uw = this.uw
+    uw.fill(1)
+    this.cov.fill(1)
+    this.uwSum = this.covSum = units.length
+    this.stopCov = 0
+    if (units.length < 2) return
+    this.idfWeights(units, p)
+    this.stopWeights(units, p)
+  }
+
+  // stopWeights gives the function words of a query that also holds a
+  // content word STOP_W (weight and coverage); a last unit still being
+  // typed keeps its weight ("the" may become "theatre").
+  stopWeights(units, p) {
+    const stop = units.map((u, ui) => !(p.prefix && ui === units.length - 1) && this.isStop(u.t, p))
+    const content = stop.includes(false)
+    let uwSum = 0, covSum = 0, stopCov = 0
+    for (let ui = 0; ui < units.length; ui++) {
+      if (content && stop[ui]) this.uw[ui] = this.cov[ui] = STOP_W
+      uwSum = f(uwSum + this.uw[ui])
+      covSum = f(covSum + this.cov[ui])
+      if (content && stop[ui]) stopCov = f(stopCov + this.cov[ui])
+    }
+    this.uwSum = uwSum, this.covSum = covSum, this.stopCov = stopCov
+  }
+
+  isStop(word, p) {
+    const locs = stopLocales(word)
+    if (!locs || (p.loc >= 0 && notStop(this.segs[p.loc].locale, word))) return false
+    return this.segs.some((s, si) => p.mask[si] && locs.includes(s.locale))
+  }
+
+  idfWeights(units, p) {
+    const uw = this.uw
+    let n = 0
+    this.segs.forEach((s, si) => { if (p.mask[si]) n += s.n })
+    const idf = []
+    let sum = 0, known = 0
+    for (let ui = 0; ui < units.length; ui++) {
+      const u = units[ui]
+      let df = this.df(p.mask, u.t, 'terms')
+      if (!df) df = u.u ? this.df(p.mask, u.t, 'grams') : this.df(p.mask, stem(u.t), 'stems')
+      idf[ui] = 0
+      if (df > 0) {
+        idf[ui] = Math.sqrt(Math.log(1 + n / df))
+        sum += idf[ui]
+        known++
+      }
+    }
+    if (!known) return
+    const mean = sum / known
+    for (let ui = 0; ui < units.length; ui++) if (idf[ui] > 0) uw[ui] = idf[ui] / mean
+  }
+
+  df(mask, key, table) {
+    let df = 0
+    for (let si = 0; si < this.segs.length; si++) {
+      const t = this.segs[si][table]
+      const id = mask[si] ? t.ids.get(key) : undefined
+      if (id !== undefined) for (let j = t.off[id]; j < t.off[id + 1]; j++) if (this.pField[t.post[j]] !== LOW) df++
+    }
+    return df
+  }
+
+  matchUnit(ui, u, last, p) {
+    let matched = false
+    const blen = utf8Len(u.t)
+    for (let si = 0; si < this.segs.length; si++) {
+      if (!p.mask[si]) continue
+      const seg = this.segs[si]
+      let maxLen = 0
+      if (last && rangeLen(seg.prefixRange(u.t)) > FANOUT) maxLen = 4 * blen
+      matched = this.matchSegment(si, seg, ui, u, last, maxLen, blen, p) || matched
+    }
+    const r0 = u.t.codePointAt(0) // typos only in alphabets: Latin (with Extended-A/B, Additional), Greek, Cyrillic
+    if (matched || u.u || !(r0 < 0x250 || (r0 >= 0x370 && r0 < 0x530) || (r0 >= 0x1e00 && r0 < 0x1f00))) return
+    const n = Array.from(u.t).length
+    if (n < 4 && !(p.relaxed && n === 3)) return
+    const maxD = n >= 8 || (p.relaxed && n >= 5) ? 2 : 1
+    for (let si = 0; si < this.segs.length; si++) if (p.mask[si]) matched = this.matchTypos(si, this.segs[si], ui, u.t, blen, maxD, p) || matched
+    if (matched || !p.relaxed) return
+    // Last resort: the longest shortened form (at least 3 bytes) that starts some words.
+    const bounds = [] // byte offset -> JS offset at character starts
+    for (let i = 0, b = 0; i < u.t.length; i++) {
+      bounds[b] = i
+      const c = u.t.charCodeAt(i)
+      b += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3
+    }
+    for (let cutB = blen - 1; cutB >= 3 && !matched; cutB--) {
+      if (bounds[cutB] === undefined) continue
+      const pre = u.t.slice(0, bounds[cutB])
+      for (let si = 0; si < this.segs.length; si++) {
+        if (!p.mask[si]) continue
+        const seg = this.segs[si]
+        const keys = seg.sorted()
+        const [lo, hi] = seg.prefixRange(pre)
+        for (let k = lo; k < hi && k < lo + 64; k++) {
+          const q = f(f(F07 * cutB) / Math.max(utf8Len(keys[k]), blen))
+          matched = this.addList(si, seg.terms, seg.tid[k], ui, q, true, p) || matched
+        }
+      }
+    }
+  }
+
+  matchSegment(si, seg, ui, u, last, maxLen, blen, p) {
+    let matched = false
+    const exact = seg.terms.ids.get(u.t)
+    if (exact !== undefined) matched = this.addList(si, seg.terms, exact, ui, 1, false, p) || matched
+    if (!u.u) {
+      const st = seg.stems.ids.get(stem(u.t))
+      if (st !== undefined) matched = this.addList(si, seg.stems, st, ui, Q_STEM, false, p) || matched
+    }
+    if (last) {
+      const keys = seg.sorted()
+      const [lo, hi] = seg.prefixRange(u.t)
+      const n = f(blen)
+      for (let t = lo; t < hi; t++) {
+        const key = keys[t]
+        const tl = utf8Len(key)
+        if (maxLen > 0 && tl > maxLen) continue
+        if (key !== u.t) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+      }
+    }
+    if (u.u) {
+      const c = Array.from(u.t).length
+      const q = c === 1 ? Q_UNIGRAM : c === 2 ? Q_BIGRAM : 0
+      const g = q > 0 ? seg.grams.ids.get(u.t) : undefined
+      if (g !== undefined) matched = this.addList(si, seg.grams, g, ui, q, false, p) || matched
+    }
+    return matched
+  }
+
+  matchTypos(si, seg, ui, text, blen, maxD, p) {
+    let matched = false
+    const keys = seg.sorted()
+    const [lo, hi] = seg.prefixRange(String.fromCodePoint(text.codePointAt(0)))
+    const [qa, qb] = sig(text)
+    const sigs = seg.sigs || (seg.sigs = new Map())
+    for (let t = lo; t < hi; t++) {
+      const term = keys[t]
+      let s = sigs.get(term)
+      if (!s) sigs.set(term, (s = sig(term)))
+      if (pop(qa ^ s[0]) + pop(qb ^ s[1]) > 2 * maxD) continue
+      const d0 = utf8Len(term) - blen
+      if (d0 > maxD || -d0 > maxD) continue
+      const d = boundedEditDistance(text, term, maxD)
+      if (d <= maxD) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
+    }
+    return matched
+  }
+
+  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q.
+  addList(si, tab, id, ui, q, typo, p) {
+    if (typo) q = f(q * W[TYPO])
+    q = f(q * this.uw[ui])
+    const qw = f(q * this.segW[si])
+    let added = false
+    const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw } = this
+    const cw = this.cov[ui]
+    const list = tab.post
+    for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
+      const gp = list[j]
+      const field = pField[gp]
+      if (typo && field === LOW) continue
+      added = true
+      if (pStamp[gp] !== gen) {
+        pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pCnt[gp] = 1, pTypo[gp] = 0, pCw[gp] = cw
+        this.tP.push(gp)
+      } else if (pUnit[gp] !== ui) {
+        pSum[gp] = pSum[gp] + pCur[gp]
+        pCur[gp] = 0
+        pUnit[gp] = ui
+        pCnt[gp]++
+        pCw[gp] = pCw[gp] + cw
+      }
+      if (typo) pTypo[gp] = 1
+      if (q > pCur[gp]) pCur[gp] = q
+      const ei = pEntry[gp]
+      if (eStamp[ei] !== gen) this.touch(ei)
+      const v = f(qw * W[field])
+      if (v > eUnits[ei * MAX_UNITS + ui]) eUnits[ei * MAX_UNITS + ui] = v
+    }
+    return added
+  }
+
+  // touch starts an entry's accumulator in this search.
+  touch(ei) {
+    this.eStamp[ei] = this.gen
+    this.eBest[ei] = 0, this.ePhrase[ei] = -1, this.eField[ei] = 0, this.eTypo[ei] = 0, this.eRel[ei] = 0
+    const u = this.eUnits, o = ei * MAX_UNITS
+    u[o] = u[o + 1] = u[o + 2] = u[o + 3] = u[o + 4] = u[o + 5] = u[o + 6] = u[o + 7] = 0
+    this.tE.push(ei)
+  }
+
+  segWeight(si, p) {
+    return p.loc >= 0 && this.segs[si].locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1
+  }
+
+  score(nunits, p) {
+    const nu = this.uwSum
+    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, entries: E, covSum, stopCov } = this
+    for (const pid of this.tP) {
+      const field = pField[pid], ntok = pNTok[pid], e = pEntry[pid]
+      if (ePhrase[e] < 0 || (eBest[e] === 0 && this.before(pid, field, ePhrase[e], eField[e]))) ePhrase[e] = pid, eField[e] = field
+      const cnt = pCnt[pid]
+      if (nunits > 1 && f(pCw[pid] / covSum) < this.minCoverage && !p.relaxed) continue
+      // The phrase holds every word of the query (function words aside).
+      const whole = cnt === nunits || f(pCw[pid] + stopCov) >= f(covSum * F0999)
+      const pcov = Math.min(1, f(cnt / Math.max(ntok, 1)))
+      const flag = E[e].flag && !this.unspaced
+      if (flag && !this.flags && !whole) continue // a flag never answers one word of a longer query ("in love")
+      let w = W[field]
+      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.pText[pid]) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
+      const sc = f(pSum[pid] + pCur[pid])
+      let v = f(f(f(f(w * this.segW[pSeg[pid]]) * sc) / nu) * f(F06 + f(F04 * pcov)))
+      // The query is this phrase, word for word: above every match of parts of it.
+      if (nunits > 1 && cnt === nunits && ntok === nunits && !pTypo[pid] && field !== LOW && sc >= f(nu * F0999)) v = f(v * 2)
+      // A flag whose phrase the query names only in part ("cook" in "cook islands") is damped.
+      if (flag && !(field !== LOW && (cnt >= ntok || (field === 0 && cnt + 1 === ntok)))) v = f(v * 0.5)
+      if (v > eBest[e] || (v === eBest[e] && (field < eField[e] || (field === eField[e] && this.before(pid, field, ePhrase[e], eField[e]))))) {
+        eBest[e] = v, ePhrase[e] = pid, eField[e] = field, eTypo[e] = pTypo[pid]
+      }
+    }
+    if (nunits < 2) return
+    for (const ei of this.tE) {
+      if (E[ei].flag && !this.flags) continue
+      let sum = 0, covered = 0
+      for (let u = 0; u < nunits; u++) {
+        const x = eUnits[ei * MAX_UNITS + u]
+        if (x > 0) sum = f(sum + x), covered = f(covered + this.cov[u])
+      }
+      if (f(covered / covSum) >= this.minCoverage || p.relaxed) {
+        const v = f(f(F09 * sum) / nu)
+        if (v > eBest[ei]) eBest[ei] = v
+      }
+    }
+  }
+
+  // before orders two phrases of one entry: stronger field, locale loaded first, text, id.
+  before(a, fa, b, fb) {
+    if (fa !== fb) return fa < fb
+    const sa = this.pSeg[a], sb = this.pSeg[b]
+    if (sa !== sb) return sa < sb
+    const ta = this.pText[a], tb = this.pText[b]
+    if (ta !== tb) return cmpUTF8(ta, tb) < 0
+    return a < b
+  }
+
+  related() {
+    const { eBest, ePhrase, entries: E } = this
+    const parents = []
+    const above = (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b)
+    for (const ei of this.tE) {
+      if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
+      if (parents.length < 5) parents.push(ei)
+      else if (!above(ei, parents[4])) continue
+      else parents[4] = ei
+      for (let i = parents.length - 1; i > 0 && above(parents[i], parents[i - 1]); i--) [parents[i], parents[i - 1]] = [parents[i - 1], parents[i]]
+    }
+    for (const pi of parents) {
+      if (E[pi].flag) continue // flags are ordered by name, not by meaning
+      const best = eBest[pi], phrase = ePhrase[pi], field = this.eField[pi], typo = this.eTypo[pi]
+      for (const step of [-1, 1]) {
+        let fam = E[pi].fam, d = 0
+        for (let ni = pi + step; ni >= 0 && ni < E.length && E[ni].sub === E[pi].sub && !E[ni].custom; ni += step) {
+          const fm = E[ni].fam
+          if (fm !== fam) {
+            fam = fm
+            if (++d > 3) break
+          }
+          if (d === 0) continue
+          const v = f(f(best * F03) * f(1 - f(F01 * d)))
+          if (this.eStamp[ni] !== this.gen) this.touch(ni)
+          if (v > eBest[ni]) eBest[ni] = v, ePhrase[ni] = phrase, this.eField[ni] = field, this.eTypo[ni] = typo, this.eRel[ni] = 1
+        }
+      }
+    }
+  }
+
+  // rank returns the best hits, one per family, each followed by its
+  // family's other gender members when the query named no gender (Go:
+  // Index.rank and expand). Hits are entry indices until the output.
+  rank(limit) {
+    const { eBest, ePhrase, entries: E, fStamp, fHit, fHead, gen, hS, hF } = this
+    const hits = []
+    const others = []
+    const better = (a, b) => (hS[a] !== hS[b] ? hS[a] > hS[b] : a < b)
+    const addOther = (ei) => { if (!E[ei].id.includes('200D-27A1')) others.push(ei) }
+    for (const ei of this.tE) {
+      if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
+      const ent = E[ei]
+      hS[ei] = f(eBest[ei] * f(F09 + f(f(F01 * ent.prior) / 100)))
+      hF[ei] = this.eRel[ei] ? LOW : this.eTypo[ei] ? TYPO : this.eField[ei]
+      const fm = ent.fam
+      if (fStamp[fm] !== gen) {
+        fStamp[fm] = gen, fHit[fm] = hits.length, fHead[fm] = 0
+        hits.push(ei)
+      } else if (this.represents(ei, hits[fHit[fm]])) {
+        addOther(hits[fHit[fm]])
+        hits[fHit[fm]] = ei
+      } else addOther(ei)
+      if (fm === ei) fHead[fm] = hS[ei]
+    }
+    const top = []
+    for (const h of hits) {
+      if (top.length === limit && !better(h, top[limit - 1])) continue
+      if (top.length < limit) top.push(h)
+      else top[limit - 1] = h
+      for (let i = top.length - 1; i > 0 && better(top[i], top[i - 1]); i--) [top[i], top[i - 1]] = [top[i - 1], top[i]]
+    }
+    let out = top
+    if (others.length) {
+      // Each family shows one member in the first FAMILY_TOP places (two
+      // when an older gendered member represents it: the neutral one
+      // follows); its other members follow from there, at once past those
+      // places or when the query names a gender (Go: Index.expand).
+      out = []
+      const take = (i) => {
+        out.push(others[i])
+        others[i] = others[others.length - 1]
+        others.pop()
+      }
+      const follow = (fm) => {
+        while (out.length < limit) {
+          let best = -1
+          for (let i = 0; i < others.length; i++) if (E[others[i]].fam === fm && (best < 0 || better(others[i], others[best]))) best = i
+          if (best < 0) break
+          take(best)
+        }
+      }
+      let waiting = []
+      const flush = () => {
+        for (const fm of waiting) follow(fm)
+        waiting = []
+      }
+      for (const h of top) {
+        if (out.length >= FAMILY_TOP) flush()
+        if (out.length >= limit) break
+        out.push(h)
+        const fm = E[h].fam
+        const direct = hF[h] !== LOW && hF[h] !== TYPO
+        const noGender = fm === h || f(fHead[fm] * BONUS) >= hS[h]
+        if (!direct || !noGender) continue
+        if (this.gender || out.length >= FAMILY_TOP) {
+          flush()
+          follow(fm)
+        } else if (waiting.length < FAMILY_TOP) {
+          if (fm !== h && out.length < limit) {
+            const i = others.indexOf(fm)
+            if (i >= 0) take(i)
+          }
+          waiting.push(fm)
+        }
+      }
+      flush()
+    }
+    return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
+  }
+
+  represents(a, b) {
+    const ea = this.entries[a], eb = this.entries[b]
+    let sa = this.hS[a], sb = this.hS[b]
+    if (ea.ver < eb.ver) sa = f(sa * BONUS)
+    else if (eb.ver < ea.ver) sb = f(sb * BONUS)
+    else if (ea.fam === a) sa = f(sa * BONUS)
+    else if (eb.fam === b) sb = f(sb * BONUS)
+    return sa !== sb ? sa > sb : a < b
+  }
+}
+
+const rangeLen = (r) => r[1] - r[0]
+function sig(s) {
+  let a = 0, b = 0
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i)
+    if (c >= 0xd800 && c < 0xdc00) c = s.codePointAt(i++)
+    const bit = c & 63
+    if (bit < 32) a |= 1 << bit
+    else b |= 1 << (bit - 32)
+  }
+  return [a, b]
+}
+function pop(x) {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}
+
+const isDigits = (t) => /^[0-9]+$/.test(t)
+function clockTime(tokens, i) {
+  const t = tokens[i]
+  if (!isDigits(t)) return null
+  let h, m
+  if (t.length === 3 || t.length === 4) h = t.slice(0, -2), m = t.slice(-2)
+  else if (t.length === 2 && t > '12' && t < '24' && i + 1 < tokens.length && tokens[i + 1].length === 2 && isDigits(tokens[i + 1])) return [String(+t - 12), '']
+  else return null
+  let hour = +h
+  if (hour > 23 || m[0] > '5') return null
+  hour %= 12
+  return [String(hour || 12), m]
+}
+
+// emojiIn finds known emoji written in the query (its first MAX_QUERY_LENGTH characters).
+function emojiIn(ix, query) {
+  const found = []
+  let run = ''
+  const flush = () => {
+    if (!run) return
+    const i = ix.lookup(run)
+    if (i !== undefined) found.push(i)
+    else for (const ch of run) { const j = ix.lookup(ch); if (j !== undefined) found.push(j) }
+    run = ''
+  }
+  let n = 0
+  for (const ch of query) {
+    if (++n > MAX_QUERY_LENGTH) break
+    const r = ch.codePointAt(0)
+    const k = r < 0x80 ? 0 : charClass(r)
+    if (r < 0x80 || k & 16 || k & 64 || (k & 32 && r < 0x2000)) flush()
+    else run += ch
+  }
+  flush()
+  return found
+}
+
+/** AliasEngine: synchronous dictionary search over the loaded packs (spec 3). */
+class AliasEngine {
+  constructor(ix, culture, layer) {
+    this._ix = ix
+    this._layer = layer // the culture layer's functions (package root), absent in the bare core
+    this.culture = culture || undefined
+  }
+  get packVersion() { return this._ix.packVersion }
+  get locales() { return this._ix.segs.map((s) => s.locale).filter((l) => l !== 'custom') }
+  get entries() {
+    return this._entries || (this._entries = this._ix.entries.map((_, i) => this._entry(i)))
+  }
+  /** groupLabel names a group (0..9) in a locale's pack, else English; '' when unknown. */
+  groupLabel(group, locale) {
+    for (const l of [language(locale), 'en']) for (const s of this._ix.segs) if (s.locale === l && s.groups[group]) return s.groups[group]
+    return ''
+  }
+  withCulture(culture) {
+    return new AliasEngine(this._ix, culture, this._layer)
+  }
+  _entry(i) {
+    const ix = this._ix
+    const e = ix.entries[i]
+    const labels = {}
+    ix.segs.forEach((s) => { if (s.labels[i]) labels[s.locale] = s.labels[i] })
+    const out = { emoji: e.emoji, id: e.id, group: e.group, version: e.ver / 10, hasSkinTones: e.skins, labels }
+    if (e.custom) Object.assign(out, defined(e.custom))
+    return out
+  }
+  /** get returns the entry of an id (hexcode, any tone or FE0F form) or of an emoji. */
+  get(id) {
+    const ix = this._ix
+    id = String(id ?? '')
+    let i = ix.ids.get(id) ?? ix.lookup(id)
+    if (i === undefined) {
+      const hex = emojiOfHex(id) ? id : hexcodeOf(id)
+      const em = emojiOfHex(baseId(hex))
+      if (em) i = ix.lookup(em)
+    }
+    return i === undefined ? undefined : this._entry(i)
+  }
+  search(query, options = {}) {
+    const ix = this._ix
+    const limit = options.limit > 0 ? Math.floor(options.limit) : 24
+    const prefix = options.prefix !== false
+    query = String(query ?? '')
+    const q = normalize(query, MAX_QUERY_LENGTH)
+    const tokens = tokenize(q)
+    const lang = language(options.locale)
+    const mask = []
+    let loc = -1
+    ix.segs.forEach((s, si) => {
+      mask[si] = !lang || s.locale === lang || s.locale === 'en' || s.locale === 'custom'
+      if (s.locale === lang) loc = si
+    })
+    const results = []
+    const seen = new Set()
+    const push = (ei, score, match, field) => {
+      seen.add(ei)
+      const e = ix.entries[ei]
+      const r = { emoji: e.emoji, id: e.id, score, source: e.custom ? 'custom' : 'alias', label: ix.label(ei, loc), match, field }
+      if (e.custom) Object.assign(r, defined(e.custom))
+      results.push(r)
+    }
+    for (const ei of emojiIn(ix, query)) if (!seen.has(ei) && results.length < limit) push(ei, 1, ix.entries[ei].emoji, 'name')
+    const sk = symbolKey(query)
+    if (sk) {
+      ix.segs.forEach((s, si) => {
+        for (const v of s.symbols.get(sk) || []) {
+          if (mask[si] && !seen.has(v >> 3) && results.length < limit) push(v >> 3, W[v & 7], sk, FIELDS[v & 7])
+        }
+      })
+    }
+    const p = { limit, prefix, loc, mask, relaxed: false }
+    const units = ix.units(tokens, prefix, mask)
+    let hits = ix.search(units, p)
+    if (hits.length < 1 && units.length > 0 && results.length === 0) {
+      p.relaxed = true
+      for (const h of ix.search(ix.relax(units, mask), p)) h.s = Math.min(h.s, F099), hits.push(h)
+    }
+    for (const h of hits) {
+      if (seen.has(h.e) || results.length >= limit) continue
+      push(h.e, Math.min(h.s, 1), ix.pText[h.p], FIELDS[h.f])
+    }
+    const out = { query: q, tokens, results, confidence: results.length ? results[0].score : 0 }
+    const culture = options.culture === false ? undefined : options.culture && typeof options.culture === 'object' ? options.culture : this.culture
+    if (culture) {
+      const L = this._layer
+      if (!L) throw new TypeError('emojisearch/core: culture needs the package root')
+      out.results = L.applyCulture(culture, query, results, { day: options.day || L.localDay(options.now ?? new Date()), region: options.region, limit })
+    }
+    return out
+  }
+}
+
+function defined(o) {
+  const r = {}
+  for (const k in o) if (o[k] !== undefined) r[k] = o[k]
+  return r
+}
+
+/**
+ * createEngine builds an AliasEngine from a pack or a list of packs (the
+ * English core pack is required). Options: minCoverage (0.34) and culture.
+ * This is the bare search core (client/core.js); the package root's
+ * createEngine passes the culture layer as layer.
+ */
+export function createEngine(input, options = {}, layer) {
+  const packs = (Array.isArray(input) ? input : [input]).map(assertPack)
+  const mc = options.minCoverage ?? 0.34
+  if (!(mc > 0 && mc <= 1)) throw new RangeError('emojisearch: minCoverage must be in (0, 1]')
+  return new AliasEngine(new Index(packs, mc), options.culture, layer)
+}
+export { AliasEngine }
