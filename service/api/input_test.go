@@ -37,6 +37,8 @@ var routeInputs = []struct {
 }{
 	{"GET", "/v1/health", "/v1/health", nil, nil},
 	{"GET", "/v1/search", "/v1/search", []string{"q", "locale", "limit", "mode", "culture", "region", "pack", "tenant", "key"}, nil},
+	{"POST", "/v1/suggest-reactions", "/v1/suggest-reactions", nil, []string{"text", "locale", "tenant"}},
+	{"POST", "/v1/classify-image", "/v1/classify-image", []string{"limit", "locale", "key"}, nil},
 	{"GET", "/api/me", "/api/me", nil, nil},
 	{"DELETE", "/api/me", "/api/me", nil, []string{"confirm"}},
 	{"GET", "/api/auth/dev", "/api/auth/dev", []string{"login"}, nil},
@@ -58,6 +60,16 @@ var routeInputs = []struct {
 	{"PATCH", "/api/team/members/acct_1", "/api/team/members/:id", []string{"owner"}, []string{"role"}},
 	{"DELETE", "/api/team/members/acct_1", "/api/team/members/:id", []string{"owner"}, nil},
 	{"POST", "/api/invites/tok_1/accept", "/api/invites/:token/accept", nil, nil},
+	{"GET", "/api/apps/app_1/analytics", "/api/apps/:id/analytics", []string{"days"}, nil},
+	{"GET", "/api/apps/app_1/emoji", "/api/apps/:id/emoji", []string{"tenantId"}, nil},
+	{"POST", "/api/apps/app_1/emoji", "/api/apps/:id/emoji", nil, nil}, // multipart: its fields are the upload's own rules
+	{"PATCH", "/api/apps/app_1/emoji/emo_1", "/api/apps/:id/emoji/:emojiId", nil, []string{"shortcode", "aliases"}},
+	{"DELETE", "/api/apps/app_1/emoji/emo_1", "/api/apps/:id/emoji/:emojiId", nil, nil},
+	{"GET", "/api/apps/app_1/tenants", "/api/apps/:id/tenants", nil, nil},
+	{"POST", "/api/apps/app_1/tenants", "/api/apps/:id/tenants", nil, []string{"externalId", "name"}},
+	{"GET", "/api/apps/app_1/tenants/ten_1", "/api/apps/:id/tenants/:tenantId", nil, nil},
+	{"DELETE", "/api/apps/app_1/tenants/ten_1", "/api/apps/:id/tenants/:tenantId", nil, nil},
+	{"POST", "/api/auth/dev/plan", "/api/auth/dev/plan", nil, []string{"plan"}},
 }
 
 func fullService(t *testing.T) *api.Service {
@@ -71,6 +83,12 @@ func fullService(t *testing.T) *api.Service {
 		PackVersion: "2026.11.0",
 		Search: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 			t.Error("a refused request reached the search handler")
+		}),
+		Reactions: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+			t.Error("a refused request reached the reactions handler")
+		}),
+		Classify: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+			t.Error("a refused request reached the classify handler")
 		}),
 		Dashboard: dash.Routes,
 	})
