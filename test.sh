@@ -26,7 +26,7 @@ echo "== size: wrangler deploy --dry-run, under the Free plan's 3 MiB gzip"
 scripts/check-size.sh
 
 echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
-E2E_SKIP_BUILD=1 go test -count=1 -timeout 8m ./...
+E2E_SKIP_BUILD=1 go test -count=1 -timeout 15m ./...
 
 echo "== client library: goldens, node --test, tsc, size (the browser test is TestDemoBrowser in e2e)"
 scripts/test-client.sh
@@ -46,5 +46,5 @@ go test -run '^$' -fuzz '^FuzzSuggest$' -fuzztime "${FUZZTIME:-15s}" ./engine/re
 if [ -z "${SKIP_WORKERD:-}" ]; then
   echo "== e2e on workerd"
   scripts/install-tools.sh
-  E2E_SKIP_BUILD=1 E2E_TARGET=workerd go test -count=1 -timeout 8m ./e2e/
+  E2E_SKIP_BUILD=1 E2E_TARGET=workerd go test -count=1 -timeout 15m ./e2e/
 fi
