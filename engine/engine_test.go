@@ -13,8 +13,8 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 const packDir = "../packs/dist/" + packs.DefaultVersion

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // DefaultVersion is the pack version of the current inputs: emojibase 17,

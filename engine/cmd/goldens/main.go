@@ -23,9 +23,9 @@ import (
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/culture"
 	"github.com/emojisearch/emojisearch/engine/fusion"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
 	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Case is one search: query, locale, prefix flag and the top ids.

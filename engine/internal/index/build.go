@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // RelatedPart is the part of the related words (index.en.related.bin):

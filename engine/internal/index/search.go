@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // Match qualities of one query unit against one phrase token.

@@ -18,9 +18,9 @@ import (
 	"path/filepath"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/editorial"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 func main() {

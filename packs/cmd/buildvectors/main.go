@@ -34,9 +34,9 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
 	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 	"github.com/emojisearch/emojisearch/packs/workersai"
 )
 

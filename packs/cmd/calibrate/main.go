@@ -31,9 +31,9 @@ import (
 	"sync"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
 	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Shares of right top answers that define the calibration's ends.
