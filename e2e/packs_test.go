@@ -67,3 +67,42 @@ func TestCultureFilesAreStatic(t *testing.T) {
 	assert.Equal(t, 404, missing.Status, "a locale without a culture file")
 	assert.Equal(t, "*", missing.Header.Get("Access-Control-Allow-Origin"))
 }
+
+// Another method than GET or HEAD on a static file is answered by the asset
+// server before the Worker runs: 405, empty body, with the _headers rules of
+// the path, so it names the right methods (spec 1's 405 rule) and carries
+// CORS where the file does. Both runtimes must answer alike.
+func TestStaticFilesAnswerOtherMethods405(t *testing.T) {
+	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
+	cases := []struct {
+		method, path string
+		cors         bool
+	}{
+		{"POST", "/v1/pack/" + version + "/manifest.json", true},
+		{"PUT", "/v1/pack/" + version + "/pack.en.json", true},
+		{"DELETE", "/v1/culture/" + version + "/culture.en.json", true},
+		{"PATCH", "/client/index.js", true},
+		{"POST", "/", false},
+		{"OPTIONS", "/robots.txt", false},
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			r := call(t, c.method, c.path, []byte("{}"), "Origin", "https://example.org")
+			require.Equal(t, 405, r.Status, string(r.Body))
+			assert.Empty(t, r.Body)
+			assert.Equal(t, "GET, HEAD", r.Header.Get("Allow"))
+			want := ""
+			if c.cors {
+				want = "*"
+			}
+			assert.Equal(t, want, r.Header.Get("Access-Control-Allow-Origin"))
+			ok := get(t, c.path)
+			require.Equal(t, 200, ok.Status, "%s is a static file", c.path)
+			assert.Equal(t, "GET, HEAD", ok.Header.Get("Allow"))
+		})
+	}
+	// A path with no file still belongs to the Worker and its own 405 rule.
+	r := call(t, "DELETE", "/v1/health", nil)
+	assert.Equal(t, 405, r.Status)
+	assert.Equal(t, "GET, HEAD", r.Header.Get("Allow"))
+}

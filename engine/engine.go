@@ -17,7 +17,7 @@ import (
 	"slices"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // ErrPack is returned (wrapped) for a pack that cannot be used.

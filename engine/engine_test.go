@@ -13,11 +13,10 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
-	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
-const packDir = "../packs/dist/" + packs.DefaultVersion
+const packDir = "../packs/dist/" + packfmt.DefaultVersion
 
 var (
 	engOnce sync.Once
@@ -225,7 +224,7 @@ func TestGet(t *testing.T) {
 	}
 	_, ok := e.Get("nope")
 	assert.False(t, ok)
-	assert.Equal(t, packs.DefaultVersion, e.PackVersion())
+	assert.Equal(t, packfmt.DefaultVersion, e.PackVersion())
 	assert.Equal(t, "en", e.Locales()[0])
 	assert.Greater(t, e.Len(), 1800)
 	assert.Equal(t, "smileys & emotion", e.GroupLabel(0, "en"))
@@ -271,7 +270,7 @@ func TestRoundTrip(t *testing.T) {
 		{ID: "1F63A", Emoji: "😺", Label: "grinning cat", Prior: 40, Phrases: [packfmt.NumStoredFields][]string{{"grinning cat"}, nil, {"cat", "\"quoted\"|x"[:8]}}},
 	}
 	var b bytes.Buffer
-	require.NoError(t, packs.WritePack(&b, p))
+	require.NoError(t, packfmt.WritePack(&b, p))
 	e, err := Load(NewConfig(), b.Bytes())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"😂", "😹"}, ids(e.Search("joy", Options{Limit: 2})))

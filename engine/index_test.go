@@ -12,8 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
-	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 func readPackFiles(t testing.TB, names ...string) [][]byte {
@@ -47,11 +46,11 @@ func traceQueries(e *Engine) []string {
 // and the rest (index.en.bin).
 func relatedSplit(t *testing.T, core, ext *packfmt.Pack) (plain, related *packfmt.Pack) {
 	t.Helper()
-	withRelated, err := Load(NewConfig(), readPackFiles(t, "index.en.bin", packs.RelatedIndexFile)...)
+	withRelated, err := Load(NewConfig(), readPackFiles(t, "index.en.bin", packfmt.RelatedIndexFile)...)
 	require.NoError(t, err)
 	in := map[string]bool{} // entry id + "\x00" + text of the related index
 	withRelated.ix.EachPhrase(func(loc int, entry int32, _ uint8, text string) {
-		if withRelated.ix.Parts[loc] == packs.RelatedPart {
+		if withRelated.ix.Parts[loc] == packfmt.RelatedPart {
 			in[withRelated.ix.Entries[entry].ID+"\x00"+text] = true
 		}
 	})
@@ -142,18 +141,18 @@ func TestIndexRoundTrip(t *testing.T) {
 				}
 				require.True(t, bytes.Equal(committed, b.Bytes()), "index.%s.bin is stale: run the pack build", loc)
 				binFiles = append(binFiles, committed)
-				name := packs.PartIndexFile(loc, packs.EditorialPart)
+				name := packfmt.PartIndexFile(loc, packfmt.EditorialPart)
 				committed = readPackFiles(t, name)[0]
 				b = bytes.Buffer{}
-				require.NoError(t, WritePartIndex(&b, packs.EditorialPart, decoded[0], eds[loc]))
+				require.NoError(t, WritePartIndex(&b, packfmt.EditorialPart, decoded[0], eds[loc]))
 				require.True(t, bytes.Equal(committed, b.Bytes()), "%s is stale: run the pack build", name)
 				binFiles = append(binFiles, committed)
 				parts = append(parts, loc+".editorial")
 			}
-			committed := readPackFiles(t, packs.RelatedIndexFile)[0]
+			committed := readPackFiles(t, packfmt.RelatedIndexFile)[0]
 			var b bytes.Buffer
-			require.NoError(t, WritePartIndex(&b, packs.RelatedPart, decoded[0], related))
-			require.True(t, bytes.Equal(committed, b.Bytes()), "%s is stale: run the pack build", packs.RelatedIndexFile)
+			require.NoError(t, WritePartIndex(&b, packfmt.RelatedPart, decoded[0], related))
+			require.True(t, bytes.Equal(committed, b.Bytes()), "%s is stale: run the pack build", packfmt.RelatedIndexFile)
 			binFiles = append(binFiles, committed)
 
 			fromJSON, err := Load(NewConfig(), jsonFiles...)
@@ -185,7 +184,7 @@ func TestIndexRoundTrip(t *testing.T) {
 // TestPartIndex: the related index joins the English locale of any engine
 // (whatever the order of the files), once, and is no locale on its own.
 func TestPartIndex(t *testing.T) {
-	files := readPackFiles(t, "index.en.bin", "index.tr.bin", packs.RelatedIndexFile)
+	files := readPackFiles(t, "index.en.bin", "index.tr.bin", packfmt.RelatedIndexFile)
 	en, err := Load(NewConfig(), files[0])
 	require.NoError(t, err)
 	for _, r := range en.Search("frosty", Options{Limit: 24}).Results {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // DefaultLimit is the number of results when Options.Limit is 0.

@@ -14,16 +14,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
-
-// DefaultVersion is the pack version of the current inputs: emojibase 17,
-// CLDR 48, build revision 3 (revision 2: related words of the local
-// embedding model in the English extension pack, their binary index apart
-// from the English one; revision 3: pack format 2 with the editorial phrase
-// layer and its part indexes). Bump the revision when the build's output
-// changes.
-const DefaultVersion = "e17c48r3"
 
 // File is one built file.
 type File struct {
@@ -43,25 +35,6 @@ type Indexer struct {
 	// packs of one locale, over the entries of the English core pack en.
 	Part func(w io.Writer, part string, en *packfmt.Pack, phrases ...*packfmt.Pack) error
 }
-
-// IndexFile is the name of a locale's binary index: index.<locale>.bin.
-func IndexFile(locale string) string { return "index." + locale + ".bin" }
-
-// RelatedPart names the part index of the English related words.
-const RelatedPart = "related"
-
-// EditorialPart names the part indexes of the editorial phrases,
-// index.<locale>.editorial.bin.
-const EditorialPart = "editorial"
-
-// PartIndexFile is the name of a part index of a locale:
-// index.<locale>.<part>.bin.
-func PartIndexFile(locale, part string) string { return "index." + locale + "." + part + ".bin" }
-
-// RelatedIndexFile is the binary index of the related words of the English
-// extension pack (index.en.related.bin); index.en.bin leaves them out, so
-// the English index built into the Worker stays small.
-var RelatedIndexFile = PartIndexFile("en", RelatedPart)
 
 // Build turns inputs into the files of one pack version: pack.<locale>.json
 // and pack.<locale>.ext.json for every locale, then, with an indexer,
@@ -119,7 +92,7 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				return nil, fmt.Errorf("packs: %s: %w", part.name, err)
 			}
 			var b bytes.Buffer
-			if err := WritePack(&b, p); err != nil {
+			if err := packfmt.WritePack(&b, p); err != nil {
 				return nil, err
 			}
 			files = append(files, File{Name: part.name, Data: b.Bytes(), Rows: len(part.rows)})
@@ -153,13 +126,13 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 		for i, loc := range locales {
 			var b bytes.Buffer
 			if err := indexer.Locale(&b, loc, indexed...); err != nil {
-				return nil, fmt.Errorf("packs: %s: %w", IndexFile(loc), err)
+				return nil, fmt.Errorf("packs: %s: %w", packfmt.IndexFile(loc), err)
 			}
-			indexes = append(indexes, File{Name: IndexFile(loc), Data: b.Bytes()})
+			indexes = append(indexes, File{Name: packfmt.IndexFile(loc), Data: b.Bytes()})
 			if len(edPacks[i].Rows) > 0 && en >= 0 {
 				b = bytes.Buffer{}
-				name := PartIndexFile(loc, EditorialPart)
-				if err := indexer.Part(&b, EditorialPart, indexed[2*en], edPacks[i]); err != nil {
+				name := packfmt.PartIndexFile(loc, packfmt.EditorialPart)
+				if err := indexer.Part(&b, packfmt.EditorialPart, indexed[2*en], edPacks[i]); err != nil {
 					return nil, fmt.Errorf("packs: %s: %w", name, err)
 				}
 				indexes = append(indexes, File{Name: name, Data: b.Bytes()})
@@ -168,10 +141,10 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				continue
 			}
 			b = bytes.Buffer{}
-			if err := indexer.Part(&b, RelatedPart, indexed[2*en], related); err != nil {
-				return nil, fmt.Errorf("packs: %s: %w", RelatedIndexFile, err)
+			if err := indexer.Part(&b, packfmt.RelatedPart, indexed[2*en], related); err != nil {
+				return nil, fmt.Errorf("packs: %s: %w", packfmt.RelatedIndexFile, err)
 			}
-			indexes = append(indexes, File{Name: RelatedIndexFile, Data: b.Bytes()})
+			indexes = append(indexes, File{Name: packfmt.RelatedIndexFile, Data: b.Bytes()})
 		}
 	}
 	m, err := manifest(in, version, locales, files, indexes)
@@ -205,36 +178,6 @@ func addedPhrases(rows, plain []packfmt.Row) []packfmt.Row {
 		}
 	}
 	return out
-}
-
-// WritePack streams a pack as JSON: the header members, then one row per line.
-func WritePack(w io.Writer, p *packfmt.Pack) error {
-	rows := p.Rows
-	hdr := *p
-	hdr.Rows = nil
-	b, err := json.Marshal(hdr)
-	if err != nil {
-		return err
-	}
-	// b ends with `"rows":null}`; reopen it as an array.
-	b = bytes.TrimSuffix(b, []byte(`null}`))
-	if _, err := w.Write(append(b, "[\n"...)); err != nil {
-		return err
-	}
-	for i, r := range rows {
-		rb, err := r.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		if i < len(rows)-1 {
-			rb = append(rb, ',')
-		}
-		if _, err := w.Write(append(rb, '\n')); err != nil {
-			return err
-		}
-	}
-	_, err = io.WriteString(w, "]}\n")
-	return err
 }
 
 type baseRow struct {

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -82,7 +82,7 @@ func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 
 	// Re-encoding the decoded pack gives the same bytes.
 	var buf bytes.Buffer
-	require.NoError(t, WritePack(&buf, en))
+	require.NoError(t, packfmt.WritePack(&buf, en))
 	assert.Equal(t, string(a[0].Data), buf.String())
 
 	tr, err := packfmt.Decode(a[2].Data)
@@ -109,8 +109,8 @@ func TestBuildRelatedIndex(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
-	assert.Equal(t, "index.en.related.bin", RelatedIndexFile)
+		"index.en.bin", packfmt.RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
+	assert.Equal(t, "index.en.related.bin", packfmt.RelatedIndexFile)
 
 	ext, err := packfmt.Decode(byName["pack.en.ext.json"].Data)
 	require.NoError(t, err)
@@ -122,7 +122,7 @@ func TestBuildRelatedIndex(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, en.Search("guffaw", engine.Options{Limit: 5}).Results, "not in index.en.bin")
 	assert.Equal(t, "😂", en.Search("joy_tears", engine.Options{Limit: 1}).Results[0].Emoji, "the rest of the extension pack is")
-	full, err := en.With(byName[RelatedIndexFile].Data)
+	full, err := en.With(byName[packfmt.RelatedIndexFile].Data)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"en"}, full.Locales())
 	assert.Equal(t, []string{"en.related"}, full.Parts())
@@ -130,15 +130,15 @@ func TestBuildRelatedIndex(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, "😂", got[0].Emoji)
 	assert.Equal(t, "low", got[0].Field)
-	_, err = engine.Load(engine.NewConfig(), byName[RelatedIndexFile].Data)
+	_, err = engine.Load(engine.NewConfig(), byName[packfmt.RelatedIndexFile].Data)
 	require.Error(t, err, "a part index alone is not a locale")
 
 	var m struct {
 		Indexes map[string]manifestFile `json:"indexes"`
 	}
 	require.NoError(t, json.Unmarshal(byName["manifest.json"].Data, &m))
-	sum := sha256.Sum256(byName[RelatedIndexFile].Data)
-	assert.Equal(t, hex.EncodeToString(sum[:]), m.Indexes[RelatedIndexFile].SHA256)
+	sum := sha256.Sum256(byName[packfmt.RelatedIndexFile].Data)
+	assert.Equal(t, hex.EncodeToString(sum[:]), m.Indexes[packfmt.RelatedIndexFile].SHA256)
 	assert.Len(t, m.Indexes, 3)
 }
 
@@ -185,7 +185,7 @@ func TestFamilyKey(t *testing.T) {
 // <= 120 KB gzip, every locale has its binary index, and the related words
 // have theirs.
 func TestCommittedPacks(t *testing.T) {
-	dir := filepath.Join("dist", DefaultVersion)
+	dir := filepath.Join("dist", packfmt.DefaultVersion)
 	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	require.NoError(t, err)
 	var m struct {
@@ -194,12 +194,12 @@ func TestCommittedPacks(t *testing.T) {
 		Indexes     map[string]manifestFile `json:"indexes"`
 	}
 	require.NoError(t, json.Unmarshal(mb, &m))
-	require.Equal(t, DefaultVersion, m.PackVersion)
+	require.Equal(t, packfmt.DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
 	require.Len(t, m.Indexes, 2*len(packfmt.Locales)+1)
-	names := []string{RelatedIndexFile}
+	names := []string{packfmt.RelatedIndexFile}
 	for _, loc := range packfmt.Locales {
-		names = append(names, IndexFile(loc), PartIndexFile(loc, EditorialPart))
+		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart))
 	}
 	for _, name := range names {
 		mf, ok := m.Indexes[name]

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs/editorial"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // edRow holds the editorial phrases of one emoji in one locale: those of

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs/editorial"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // TestBuildEditorial: editorial concepts land in the extension packs (first

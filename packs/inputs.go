@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs/editorial"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Pinned names the npm inputs and their exact versions; LoadInputs refuses others.

@@ -112,8 +112,9 @@ func main() {
 // extraRoutes lists optional route sets; the test build adds diagnostics.
 var extraRoutes []func(*httpx.Router)
 
-// scheduledJobs run on cron triggers, keyed by cron expression (the
-// nightly shard build joins here).
+// scheduledJobs run on cron triggers, keyed by cron expression: the
+// nightly (nightlyCron) and the webhook sweep (sweepCron). Keep
+// wrangler.toml's [triggers] comment in step with them.
 var scheduledJobs = map[string]func(ctx context.Context, at time.Time) error{}
 
 // nightlyCron is wrangler.toml's daily trigger.

@@ -1,5 +1,5 @@
 // The pack format (packs/FORMAT.md): constants and checks shared with the Go
-// build (packs/packfmt).
+// build (engine/packfmt).
 
 export const PACK_FORMAT = 'emojisearch.pack'
 /** Pack format 2 added the editorial fields; format 1 packs (rows without them) are read too. */

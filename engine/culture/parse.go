@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 var kinds = map[string]bool{KindLasting: true, KindSeasonal: true, KindEvent: true, KindRegional: true}

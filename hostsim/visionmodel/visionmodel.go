@@ -32,8 +32,8 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/emojisearch/emojisearch/engine/imagefeat"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/hostsim/aimodel"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Name is the Workers AI model this stands in for.

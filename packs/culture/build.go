@@ -23,7 +23,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	ec "github.com/emojisearch/emojisearch/engine/culture"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // Source is an editorial source file, data/<locale>.json.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	ec "github.com/emojisearch/emojisearch/engine/culture"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 const distRoot = "../dist"

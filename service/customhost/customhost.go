@@ -27,7 +27,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/emojistore"
 	"github.com/emojisearch/emojisearch/service/httpx"

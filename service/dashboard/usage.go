@@ -155,8 +155,11 @@ func (d *Dashboard) upgrade(w http.ResponseWriter, r *http.Request) {
 	if !DecodeJSON(w, r, &body) {
 		return
 	}
+	// A known plan that is not above the current one (free included: it
+	// is never above any plan) is a conflict with the account's state,
+	// not bad input: spec 2 answers it 409 plan_not_higher.
 	target, err := plans.Get(body.Plan)
-	if err != nil || target.Name == plans.Free {
+	if err != nil {
 		invalid(w, "plan", "plan must be solo, pro or scale.")
 		return
 	}

@@ -23,9 +23,8 @@ import (
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/culture"
 	"github.com/emojisearch/emojisearch/engine/fusion"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
-	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Case is one search: query, locale, prefix flag and the top ids.
@@ -77,7 +76,7 @@ type goldens struct {
 }
 
 func main() {
-	dir := flag.String("packs", filepath.Join("packs", "dist", packs.DefaultVersion), "pack version folder")
+	dir := flag.String("packs", filepath.Join("packs", "dist", packfmt.DefaultVersion), "pack version folder")
 	out := flag.String("o", filepath.Join("client", "test", "goldens.json"), "output file")
 	per := flag.Int("labels", 30, "labels sampled per locale")
 	flag.Parse()

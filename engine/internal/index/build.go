@@ -9,12 +9,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
-
-// RelatedPart is the part of the related words (index.en.related.bin):
-// weak phrases only.
-const RelatedPart = "related"
 
 // MaxUnits is the number of query units (words or segments) scored; more are ignored.
 const MaxUnits = 8

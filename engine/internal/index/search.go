@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // Match qualities of one query unit against one phrase token.
@@ -405,7 +405,7 @@ func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
 func (ix *Index) strongDF(mask uint64, key string, pick func(*Segment) *table) int {
 	df := 0
 	for si, seg := range ix.segs {
-		if mask&(1<<si) == 0 || ix.Parts[si] == RelatedPart {
+		if mask&(1<<si) == 0 || ix.Parts[si] == packfmt.RelatedPart { // weak phrases only
 			continue
 		}
 		t := pick(seg)

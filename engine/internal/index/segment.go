@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // numSections is the number of sections of a segment in FormatVersion 1, in

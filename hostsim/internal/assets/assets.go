@@ -142,15 +142,20 @@ func (s *Server) Lookup(method, target string, header http.Header) (*Response, b
 // Fetch answers as env.ASSETS.fetch(request) does: the same asset server,
 // with html_handling and not_found_handling, and 404 with no body when
 // nothing matches. Only the path and query of target are used.
+//
+// _headers rules apply to every answer, not only to served files: the asset
+// worker attaches them to its 404, 405 and 307 answers too (checked with
+// wrangler 4.164: a POST to a pack file answers 405 with the rule's CORS and
+// Cache-Control headers and an empty body).
 func (s *Server) Fetch(method, target string, header http.Header) *Response {
 	path, query := splitTarget(target)
 	decoded := decodePath(path)
 	in, ok := s.intent(decoded, true)
 	if !ok {
-		return &Response{Status: http.StatusNotFound, Header: http.Header{}}
+		return s.bare(http.StatusNotFound, decoded, http.Header{})
 	}
 	if method != http.MethodGet && method != http.MethodHead {
-		return &Response{Status: http.StatusMethodNotAllowed, Header: http.Header{}}
+		return s.bare(http.StatusMethodNotAllowed, decoded, http.Header{})
 	}
 	dest := decoded
 	if in.redirect != "" {
@@ -159,9 +164,18 @@ func (s *Server) Fetch(method, target string, header http.Header) *Response {
 	if encoded := encodePath(dest); encoded != path || in.redirect != "" {
 		h := http.Header{}
 		h.Set("Location", encoded+query)
-		return &Response{Status: http.StatusTemporaryRedirect, Header: h}
+		return s.bare(http.StatusTemporaryRedirect, decoded, h)
 	}
 	return s.serve(in, decoded, method, header)
+}
+
+// bare is an answer without a file (404, 405, redirect), with the _headers
+// rules of the request's decoded path applied as the asset worker does.
+func (s *Server) bare(status int, path string, h http.Header) *Response {
+	s.mu.RLock()
+	applyHeaders(s.headers, path, h)
+	s.mu.RUnlock()
+	return &Response{Status: status, Header: h}
 }
 
 // serve answers with an asset; path is the request's decoded path, which

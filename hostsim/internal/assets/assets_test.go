@@ -444,6 +444,7 @@ func TestHeadersFile(t *testing.T) {
 		"v1/pack/7/manifest.json": "{}",
 		"v1/culture/index.json":   "{}",
 		"other.txt":               "x",
+		"page.html":               "<p>",
 	}, Options{})
 	cases := []struct {
 		path   string
@@ -462,6 +463,27 @@ func TestHeadersFile(t *testing.T) {
 			}
 		})
 	}
+
+	// The asset worker adds the rules to answers without a file as well.
+	bare := []struct {
+		method, path string
+		status       int
+		header       map[string]string
+	}{
+		{"POST", "/v1/pack/7/manifest.json", 405, map[string]string{"Access-Control-Allow-Origin": "*", "X-Extra": "a, b", "Cache-Control": "public, max-age=31536000, immutable"}},
+		{"DELETE", "/other.txt", 405, map[string]string{"Access-Control-Allow-Origin": "", "X-Extra": "b"}},
+		{"GET", "/v1/pack/7/missing.json", 404, map[string]string{"Access-Control-Allow-Origin": "*", "X-Extra": "a, b"}},
+		{"GET", "/page.html", 307, map[string]string{"Location": "/page", "X-Extra": "b"}},
+	}
+	for _, tc := range bare {
+		res := s.Fetch(tc.method, tc.path, http.Header{})
+		require.Equal(t, tc.status, res.Status, tc.path)
+		assert.Nil(t, res.Body, tc.path)
+		for k, v := range tc.header {
+			assert.Equal(t, v, res.Header.Get(k), "%s %s", tc.path, k)
+		}
+	}
+
 	_, err := parseHeaders("X-No-Rule: 1\n")
 	assert.ErrorContains(t, err, "line 1")
 	_, err = parseHeaders("/a\n  missing-colon\n")

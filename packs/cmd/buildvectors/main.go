@@ -34,14 +34,13 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
-	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 	"github.com/emojisearch/emojisearch/packs/workersai"
 )
 
 func main() {
-	dir := flag.String("packs", filepath.Join("packs/dist", packs.DefaultVersion), "folder of the pack version (pack.<locale>.json)")
+	dir := flag.String("packs", filepath.Join("packs/dist", packfmt.DefaultVersion), "folder of the pack version (pack.<locale>.json)")
 	out := flag.String("out", "", "output folder (default: the pack folder)")
 	provider := flag.String("provider", "local", "local (the -model file) or workers-ai (REST API; CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_TOKEN)")
 	modelPath := flag.String("model", "packs/models/glove-cldr.100.embm", "local model file")

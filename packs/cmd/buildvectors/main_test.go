@@ -12,11 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
-	"github.com/emojisearch/emojisearch/packs"
 )
 
-var packDir = filepath.Join("..", "..", "dist", packs.DefaultVersion)
+var packDir = filepath.Join("..", "..", "dist", packfmt.DefaultVersion)
 
 // TestCommittedVectorsAreTheBuild rebuilds every locale's file from the
 // committed packs and model and compares bytes: deterministic, up to date.

@@ -31,9 +31,8 @@ import (
 	"sync"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
-	"github.com/emojisearch/emojisearch/packs"
-	"github.com/emojisearch/emojisearch/packs/packfmt"
 )
 
 // Shares of right top answers that define the calibration's ends.
@@ -44,7 +43,7 @@ const (
 )
 
 func main() {
-	dir := flag.String("packs", filepath.Join("packs/dist", packs.DefaultVersion), "folder of the pack version")
+	dir := flag.String("packs", filepath.Join("packs/dist", packfmt.DefaultVersion), "folder of the pack version")
 	model := flag.String("model", "packs/models/glove-cldr.100.embm", "local model file")
 	flag.Parse()
 	r, err := Run(*dir, *model)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/packs"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/service/meaning"
 )
 
@@ -18,7 +18,7 @@ func TestModelCalibrationIsTheProbe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probe takes about 20 s")
 	}
-	r, err := Run(filepath.Join("..", "..", "dist", packs.DefaultVersion), filepath.Join("..", "..", "models", "glove-cldr.100.embm"))
+	r, err := Run(filepath.Join("..", "..", "dist", packfmt.DefaultVersion), filepath.Join("..", "..", "models", "glove-cldr.100.embm"))
 	require.NoError(t, err)
 	m, err := meaning.Lookup(r.Model)
 	require.NoError(t, err)

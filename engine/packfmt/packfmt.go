@@ -3,8 +3,11 @@
 // PACK_FORMAT, PACK_FORMAT_VERSION, FIELDS, DEFAULT_WEIGHTS and ROW_INDEX, the
 // Pack and Row types, and Validate. packs/FORMAT.md describes the files.
 //
-// It is a leaf package: standard library only, so both sides import it
-// without cycles and it builds for js/wasm.
+// It lives under engine/ because the engine is the foundation: the reader
+// (engine/) and the writer (packs/, the build) both import it downward, and
+// engine/ imports nothing under packs/. It is a leaf package: standard
+// library only, so both sides import it without cycles and it builds for
+// js/wasm.
 package packfmt
 
 import (

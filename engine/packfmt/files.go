@@ -1,0 +1,70 @@
+package packfmt
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
+// The names and the JSON writing of the files of a pack version live here,
+// with the format, so that readers (the engine's tests, the goldens command,
+// the worker build) name the committed files without importing the build
+// (packs/), which writes them.
+
+// DefaultVersion is the pack version of the current inputs: emojibase 17,
+// CLDR 48, build revision 3 (revision 2: related words of the local
+// embedding model in the English extension pack, their binary index apart
+// from the English one; revision 3: pack format 2 with the editorial phrase
+// layer and its part indexes). Bump the revision when the build's output
+// changes.
+const DefaultVersion = "e17c48r3"
+
+// IndexFile is the name of a locale's binary index: index.<locale>.bin.
+func IndexFile(locale string) string { return "index." + locale + ".bin" }
+
+// RelatedPart names the part index of the English related words; the
+// engine scores its phrases as weak ones only.
+const RelatedPart = "related"
+
+// EditorialPart names the part indexes of the editorial phrases,
+// index.<locale>.editorial.bin.
+const EditorialPart = "editorial"
+
+// PartIndexFile is the name of a part index of a locale:
+// index.<locale>.<part>.bin.
+func PartIndexFile(locale, part string) string { return "index." + locale + "." + part + ".bin" }
+
+// RelatedIndexFile is the binary index of the related words of the English
+// extension pack (index.en.related.bin); index.en.bin leaves them out, so
+// the English index built into the Worker stays small.
+var RelatedIndexFile = PartIndexFile("en", RelatedPart)
+
+// WritePack streams a pack as JSON: the header members, then one row per line.
+func WritePack(w io.Writer, p *Pack) error {
+	rows := p.Rows
+	hdr := *p
+	hdr.Rows = nil
+	b, err := json.Marshal(hdr)
+	if err != nil {
+		return err
+	}
+	// b ends with `"rows":null}`; reopen it as an array.
+	b = bytes.TrimSuffix(b, []byte(`null}`))
+	if _, err := w.Write(append(b, "[\n"...)); err != nil {
+		return err
+	}
+	for i, r := range rows {
+		rb, err := r.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		if i < len(rows)-1 {
+			rb = append(rb, ',')
+		}
+		if _, err := w.Write(append(rb, '\n')); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
