@@ -162,7 +162,10 @@ class Index {
         const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
           ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0,
           flag: /^1F1E|^1F1F|^1F3F4-E00/.test(id) } // a country or region flag
-        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 16] || undefined, shortcode: r[x.customShortcode ?? 17] || undefined }
+        if (p.part === 'custom') { // results carry the image and shortcode, like the search API's custom items
+          e.custom = { imageUrl: r[x.imageUrl], shortcode: r[x.shortcode] || undefined }
+          e.label = r[x.label] || ''
+        }
         ids.set(id, E.length)
         E.push(e)
         const k = emojiKey(e.emoji)
@@ -297,7 +300,7 @@ class Index {
 
   label(ei, loc) {
     if (loc >= 0 && this.segs[loc].labels[ei]) return this.segs[loc].labels[ei]
-    return this.segs[0].labels[ei]
+    return this.segs[0].labels[ei] || this.entries[ei].label || ''
   }
 
   lookup(emoji) {
