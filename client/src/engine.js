@@ -246,7 +246,10 @@ class Index {
       for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (same(i, text, ed)) return true
       return false
     }
-    const stems = new Map() // token -> stem, computed once per distinct token
+    // A spaced token's term and stem table ids, looked up once: one Map
+    // lookup per token instead of three (the largest cost of loading).
+    const tok = new Map() // token -> k
+    const tTerm = [], tStem = []
     const { pText, pEntry, pField, pNTok, pSeg } = this
     for (const p of packs) {
       const x = p.rowIndex || ROW_INDEX
@@ -282,13 +285,14 @@ class Index {
             s.n++
             for (let j = 0; j < toks.length; j++) {
               const t = toks[j]
-              s.terms.add(t, pid)
               if (ascii || !isUnspaced(t)) {
-                let st = stems.get(t)
-                if (st === undefined) stems.set(t, (st = stem(t)))
-                s.stems.add(st, pid)
+                let k = tok.get(t)
+                if (k === undefined) tok.set(t, (k = tTerm.length)), tTerm.push(s.terms.id(t)), tStem.push(s.stems.id(stem(t)))
+                s.terms.addId(tTerm[k], pid)
+                s.stems.addId(tStem[k], pid)
                 continue
               }
+              s.terms.add(t, pid)
               const cs = Array.from(t)
               s.maxWord = Math.max(s.maxWord, cs.length)
               for (let i = 0; i < cs.length; i++) {
