@@ -61,6 +61,18 @@ export interface Pack {
   rows: PackRow[]
 }
 
+/** The custom pack GET /v1/custom-pack serves (packs/FORMAT.md): rows add an image address at rowIndex.imageUrl. */
+export interface CustomPack extends Pack {
+  part: 'custom'
+  /** The custom pack's layout version (1). */
+  layout: number
+  /** null in an empty pack (a development key). */
+  appId: string | null
+  /** The tenant whose emoji join the app-wide ones; null without one. */
+  tenant: string | null
+  rowIndex: Record<string, number> & { imageUrl: number }
+}
+
 export interface CultureWindow { from: string; to: string }
 export interface CultureEntry {
   id: string
@@ -112,9 +124,9 @@ export function createEngine(input: Pack | Pack[], options?: EngineOptions): Ali
 
 type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
 export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
-export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack>
+export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<CustomPack>
 export function assertPack(value: unknown): Pack
-export function isCustomPack(value: unknown): boolean
+export function isCustomPack(value: unknown): value is CustomPack
 export const PACK_FORMAT: 'emojisearch.pack'
 export const PACK_FORMAT_VERSION: number
 export const FIELDS: readonly Field[]

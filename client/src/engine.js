@@ -80,45 +80,53 @@ function cmpUTF8(a, b) {
 }
 
 // Tab maps keys to ascending lists of phrase ids. While a segment is
-// built, lists are chains in flat arrays; seal packs them into one
-// Int32Array with offsets, so an index is a few big arrays rather than
-// thousands of small ones (much less garbage-collector work at load).
+// built, postings are (key id, phrase id) pairs appended to one growing
+// Int32Array; seal sorts them by key (a counting sort, stable, so each
+// list stays ascending) into one Int32Array with offsets. An index is a
+// few big arrays rather than thousands of small ones: little garbage-
+// collector work at load, which dominates engine creation.
 class Tab {
   constructor() {
     this.ids = new Map()
-    this.head = []
-    this.tail = []
-    this.nPid = []
-    this.nNext = []
+    this.last = [] // key id -> last phrase id added (a phrase once per key)
+    this.pairs = new Int32Array(4096)
+    this.np = 0
   }
-  add(k, pid) {
+  id(k) {
     let id = this.ids.get(k)
     if (id === undefined) {
-      id = this.head.length
+      id = this.last.length
       this.ids.set(k, id)
-      this.head.push(-1)
-      this.tail.push(-1)
+      this.last.push(-1)
     }
-    const t = this.tail[id]
-    if (t >= 0 && this.nPid[t] === pid) return
-    const n = this.nPid.length
-    this.nPid.push(pid)
-    this.nNext.push(-1)
-    if (t >= 0) this.nNext[t] = n
-    else this.head[id] = n
-    this.tail[id] = n
+    return id
+  }
+  add(k, pid) {
+    this.addId(this.id(k), pid)
+  }
+  addId(id, pid) {
+    if (this.last[id] === pid) return
+    this.last[id] = pid
+    const n = this.np
+    if (n + 2 > this.pairs.length) {
+      const a = new Int32Array(this.pairs.length * 2)
+      a.set(this.pairs)
+      this.pairs = a
+    }
+    this.pairs[n] = id
+    this.pairs[n + 1] = pid
+    this.np = n + 2
   }
   seal() {
-    const m = this.head.length
+    const m = this.last.length
+    const P = this.pairs, N = this.np
     const off = (this.off = new Int32Array(m + 1))
-    const post = (this.post = new Int32Array(this.nPid.length))
-    let p = 0
-    for (let id = 0; id < m; id++) {
-      off[id] = p
-      for (let n = this.head[id]; n >= 0; n = this.nNext[n]) post[p++] = this.nPid[n]
-    }
-    off[m] = p
-    this.head = this.tail = this.nPid = this.nNext = null
+    const post = (this.post = new Int32Array(N >> 1))
+    for (let i = 0; i < N; i += 2) off[P[i] + 1]++
+    for (let id = 0; id < m; id++) off[id + 1] += off[id]
+    const at = off.slice(0, m)
+    for (let i = 0; i < N; i += 2) post[at[P[i]]++] = P[i + 1]
+    this.last = this.pairs = null
   }
   has(k) {
     return this.ids.has(k)
@@ -135,7 +143,7 @@ const isAsciiText = (s) => !/[^\0-\x7f]/.test(s)
 // (emoticons). Native string operations only: pack loading runs once,
 // mostly before the JIT has warmed up.
 function isSymbolic(raw) {
-  if (raw.length > 16) return false
+  if (raw.length > 16 || !/[!-/:-@[-`{-~]/.test(raw)) return false
   const punct = raw.replace(/[^!-/:-@[-`{-~]/g, '').length
   return punct > 0 && punct * 2 >= utf8Len(raw.trim()) && utf8Len(raw) <= 16
 }
@@ -162,7 +170,10 @@ class Index {
         const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
           ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0,
           flag: /^1F1E|^1F1F|^1F3F4-E00/.test(id) } // a country or region flag
-        if (p.part === 'custom') e.custom = { imageUrl: r[x.imageUrl ?? 16] || undefined, shortcode: r[x.customShortcode ?? 17] || undefined }
+        if (p.part === 'custom') { // results carry the image and shortcode, like the search API's custom items
+          e.custom = { imageUrl: r[x.imageUrl], shortcode: r[x.shortcode] || undefined }
+          e.label = r[x.label] || ''
+        }
         ids.set(id, E.length)
         E.push(e)
         const k = emojiKey(e.emoji)
@@ -235,7 +246,10 @@ class Index {
       for (let i = first[ei]; i >= 0 && i < firstEnd[ei]; i++) if (same(i, text, ed)) return true
       return false
     }
-    const stems = new Map() // token -> stem, computed once per distinct token
+    // A spaced token's term and stem table ids, looked up once: one Map
+    // lookup per token instead of three (the largest cost of loading).
+    const tok = new Map() // token -> k
+    const tTerm = [], tStem = []
     const { pText, pEntry, pField, pNTok, pSeg } = this
     for (const p of packs) {
       const x = p.rowIndex || ROW_INDEX
@@ -271,13 +285,14 @@ class Index {
             s.n++
             for (let j = 0; j < toks.length; j++) {
               const t = toks[j]
-              s.terms.add(t, pid)
               if (ascii || !isUnspaced(t)) {
-                let st = stems.get(t)
-                if (st === undefined) stems.set(t, (st = stem(t)))
-                s.stems.add(st, pid)
+                let k = tok.get(t)
+                if (k === undefined) tok.set(t, (k = tTerm.length)), tTerm.push(s.terms.id(t)), tStem.push(s.stems.id(stem(t)))
+                s.terms.addId(tTerm[k], pid)
+                s.stems.addId(tStem[k], pid)
                 continue
               }
+              s.terms.add(t, pid)
               const cs = Array.from(t)
               s.maxWord = Math.max(s.maxWord, cs.length)
               for (let i = 0; i < cs.length; i++) {
@@ -297,7 +312,7 @@ class Index {
 
   label(ei, loc) {
     if (loc >= 0 && this.segs[loc].labels[ei]) return this.segs[loc].labels[ei]
-    return this.segs[0].labels[ei]
+    return this.segs[0].labels[ei] || this.entries[ei].label || ''
   }
 
   lookup(emoji) {

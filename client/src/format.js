@@ -16,12 +16,13 @@ export function assertPack(value) {
   const v = value || {}
   const x = v.rowIndex || ROW_INDEX
   const seen = new Set()
+  const text = FIELDS.slice(0, 7).map((f) => x[f]) // the stored fields' columns: strings or absent
   const badRow = (r) => {
     const id = Array.isArray(r) && r[x.id]
-    const ok = typeof id === 'string' && id && !seen.has(id) && seen.add(id) &&
-      (v.part === 'ext' || (r[x.emoji] && r[x.label])) && (v.part !== 'custom' || id.startsWith(CUSTOM_ID_PREFIX)) &&
-      FIELDS.every((f, i) => i > 6 || r[x[f]] == null || typeof r[x[f]] === 'string')
-    return !ok
+    if (!(typeof id === 'string' && id && !seen.has(id) && seen.add(id) &&
+      (v.part === 'ext' || (r[x.emoji] && r[x.label])) && (v.part !== 'custom' || (id.startsWith(CUSTOM_ID_PREFIX) && typeof r[x.imageUrl] === 'string' && r[x.imageUrl])))) return true
+    for (let i = 0; i < text.length; i++) if (r[text[i]] != null && typeof r[text[i]] !== 'string') return true
+    return false
   }
   let i = -1
   const why =
@@ -30,11 +31,17 @@ export function assertPack(value) {
     !v.packVersion || typeof v.packVersion !== 'string' ? 'packVersion' :
     !v.locale || typeof v.locale !== 'string' ? 'locale' :
     !['core', 'ext', 'custom'].includes(v.part) ? 'part' :
+    v.part === 'custom' && !isCustomPack(v) ? 'rowIndex.imageUrl' :
     !Array.isArray(v.rows) ? 'rows' :
     (i = v.rows.findIndex(badRow)) >= 0 ? 'row ' + i : ''
   if (why) throw new TypeError('emojisearch: not a usable pack: ' + why)
   return value
 }
 
-/** isCustomPack reports a custom pack (part `custom`, loadCustomPack). */
-export const isCustomPack = (value) => !!value && value.format === PACK_FORMAT && value.part === 'custom' && Array.isArray(value.rows)
+/**
+ * isCustomPack reports a custom pack as GET /v1/custom-pack serves it
+ * (loadCustomPack): part `custom`, rows, and a rowIndex that names the
+ * image column `imageUrl` (the core columns plus one).
+ */
+export const isCustomPack = (value) =>
+  !!value && value.format === PACK_FORMAT && value.part === 'custom' && Array.isArray(value.rows) && Number.isInteger(value.rowIndex?.imageUrl)

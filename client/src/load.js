@@ -1,5 +1,5 @@
 // Loading packs over HTTP (spec 3 "Engine and loading").
-import { assertPack, isCustomPack, PACK_FORMAT, PACK_FORMAT_VERSION, CUSTOM_ID_PREFIX } from './format.js'
+import { assertPack, isCustomPack } from './format.js'
 
 const trim = (u) => String(u).replace(/\/+$/, '')
 async function getJSON(fetchFn, url, signal) {
@@ -29,11 +29,14 @@ export async function loadPacks(options = {}) {
 }
 
 /**
- * loadCustomPack fetches the app's custom emoji as a pack (GET
- * {endpoint}/v1/custom-pack?key=…[&tenant=…]). Row ids start with
- * CUSTOM_ID_PREFIX; results carry imageUrl and shortcode. A service answer
- * listing emoji ({custom: [{id, shortcode, imageUrl, label?, keywords?}]})
- * is turned into a pack.
+ * loadCustomPack fetches the app's custom emoji as a pack, exactly as the
+ * service serves it (GET {endpoint}/v1/custom-pack?key=…[&tenant=…],
+ * packs/FORMAT.md "The custom pack", service/customhost): part `custom`,
+ * row ids `C-<emoji id>` (the ids search results carry), the image address
+ * in the column rowIndex names `imageUrl`, the app-wide emoji plus the
+ * tenant's. The answer names the tenant it was built for; one for another
+ * tenant (a shared cache keyed without it) is refused rather than showing
+ * one tenant's emoji to another. A development key gets an empty pack.
  */
 export async function loadCustomPack(options = {}) {
   const { endpoint, key, tenant, signal } = options
@@ -43,13 +46,7 @@ export async function loadCustomPack(options = {}) {
   u.searchParams.set('key', key)
   if (tenant) u.searchParams.set('tenant', tenant)
   const body = await getJSON(fetchFn, u.toString(), signal)
-  if (isCustomPack(body)) return assertPack(body)
-  const list = body?.custom || body?.emoji || []
-  const rows = list.map((e) => {
-    const id = String(e.id).startsWith(CUSTOM_ID_PREFIX) ? String(e.id) : CUSTOM_ID_PREFIX + e.id
-    const sc = e.shortcode || ''
-    return [id, `:${sc}:`, -1, -1, 0, 0, 0, '', e.label || e.name || sc, e.label || e.name || sc.replace(/_/g, ' '), sc, (e.keywords || []).join('|'), '', '', '', '', e.imageUrl || '', sc]
-  })
-  return assertPack({ format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: body?.packVersion || 'custom', locale: 'custom', part: 'custom',
-    rowIndex: { id: 0, emoji: 1, group: 2, subgroup: 3, version: 4, skins: 5, prior: 6, family: 7, label: 8, name: 9, shortcode: 10, keyword: 11, alias: 12, low: 13, imageUrl: 16, customShortcode: 17 }, rows })
+  if (!isCustomPack(body)) throw new TypeError('emojisearch: not a custom pack: ' + u.pathname)
+  if ((body.tenant ?? '') !== (tenant || '')) throw new TypeError(`emojisearch: custom pack of tenant ${body.tenant} for ${tenant || 'no tenant'}`)
+  return assertPack(body)
 }

@@ -77,7 +77,8 @@ const isArabicMark = (r) => (r >= 0x610 && r <= 0x61a) || (r >= 0x64b && r <= 0x
 // normalizeASCII: letters lowercased, digits kept, apostrophes dropped
 // ("don't" = "dont"), every other run of characters one space, no space at
 // either end (Go: textnorm.normalizeASCII).
-const normalizeASCII = (s) => s.toLowerCase().replace(/'/g, '').replace(/[^a-z0-9]+/g, ' ').trim()
+// Text already in that form (most pack phrases) is returned as it is.
+const normalizeASCII = (s) => (/^[a-z0-9]+(?: [a-z0-9]+)*$/.test(s) ? s : s.toLowerCase().replace(/'/g, '').replace(/[^a-z0-9]+/g, ' ').trim())
 
 /**
  * normalize lowercases, folds compatibility forms (NFKC), strips Latin

@@ -192,14 +192,10 @@ async function serve(handler) {
   return { url: `http://127.0.0.1:${srv.address().port}`, calls, close: () => new Promise((r) => srv.close(r)) }
 }
 
-test('loadPacks and loadCustomPack over HTTP; custom results carry imageUrl and shortcode', async () => {
+test('loadPacks over HTTP', async () => {
   const s = await serve((u, send) => {
     const m = /^\/v1\/pack\/[^/]+\/(pack\.[a-z]+(\.ext)?\.json)$/.exec(u.pathname)
     if (m && existsSync(join(packDir, m[1]))) return send(200, readFileSync(join(packDir, m[1])))
-    if (u.pathname === '/v1/custom-pack') {
-      if (u.searchParams.get('key') !== 'pk_test') return send(401, { error: 'unauthorized' })
-      return send(200, { packVersion: version, custom: [{ id: 'abc', shortcode: 'party_parrot', imageUrl: 'https://img/x.png', keywords: ['parrot', 'dance'] }] })
-    }
     send(404, { error: 'not_found' })
   })
   try {
@@ -208,21 +204,72 @@ test('loadPacks and loadCustomPack over HTTP; custom results carry imageUrl and 
     const ext = await lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}/`, locales: ['tr', 'en'], part: 'ext' })
     assert.deepEqual(ext.map((p) => `${p.locale}.${p.part}`), ['en.core', 'en.ext', 'tr.core', 'tr.ext'])
     await assert.rejects(lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}`, locales: ['xx'] }), /404/)
-    const custom = await lib.loadCustomPack({ endpoint: s.url, key: 'pk_test', tenant: 't1' })
-    assert.ok(lib.isCustomPack(custom))
-    assert.ok(custom.rows[0][0].startsWith(lib.CUSTOM_ID_PREFIX))
-    assert.equal(s.calls.at(-1).searchParams.get('tenant'), 't1')
-    await assert.rejects(lib.loadCustomPack({ endpoint: s.url, key: 'bad' }), /401/)
-    const eng = lib.createEngine([...packs, custom])
-    const r = eng.search('parrot').results.find((x) => x.source === 'custom')
-    assert.equal(r.emoji, ':party_parrot:')
-    assert.equal(r.imageUrl, 'https://img/x.png')
-    assert.equal(r.shortcode, 'party_parrot')
-    assert.equal(eng.get('C-abc').imageUrl, 'https://img/x.png')
-    assert.deepEqual(eng.locales, ['en', 'fr'])
   } finally {
     await s.close()
   }
+})
+
+// custom-pack.json holds real answers of GET /v1/custom-pack written by the
+// service's code (TestClientFixture in service/customhost): app-wide logo
+// and party_parrot; tenant acme's own logo; a development key's empty pack.
+const customAnswers = JSON.parse(readFileSync(new URL('./custom-pack.json', import.meta.url)))
+
+test('loadCustomPack reads the service\'s custom pack: tenant scoping, image and shortcode on results', async () => {
+  let forge // an answer for another tenant, as a cache keyed without the tenant would serve
+  const s = await serve((u, send) => {
+    if (u.pathname !== '/v1/custom-pack') return send(404, { error: 'not_found' })
+    const key = u.searchParams.get('key')
+    if (key === 'pk_dev') return send(200, customAnswers.dev)
+    if (key !== 'pk_test') return send(401, { error: 'unauthorized' })
+    if (forge) return send(200, forge)
+    send(200, u.searchParams.get('tenant') === 'acme' ? customAnswers.acme : customAnswers.app)
+  })
+  try {
+    const app = await lib.loadCustomPack({ endpoint: s.url + '/', key: 'pk_test' })
+    assert.equal(s.calls.at(-1).searchParams.has('tenant'), false)
+    assert.ok(lib.isCustomPack(app))
+    assert.equal(app.tenant, null)
+    const acme = await lib.loadCustomPack({ endpoint: s.url, key: 'pk_test', tenant: 'acme' })
+    assert.equal(s.calls.at(-1).searchParams.get('tenant'), 'acme')
+    assert.equal(acme.tenant, 'acme')
+    const dev = await lib.loadCustomPack({ endpoint: s.url, key: 'pk_dev' })
+    assert.deepEqual(dev.rows, [])
+    await assert.rejects(lib.loadCustomPack({ endpoint: s.url, key: 'bad' }), /401/)
+    forge = customAnswers.app
+    await assert.rejects(lib.loadCustomPack({ endpoint: s.url, key: 'pk_test', tenant: 'acme' }), /tenant null for acme/)
+    forge = { packVersion: version, custom: [{ id: 'abc', shortcode: 'x', imageUrl: 'https://img/x.png' }] } // not the service's format
+    await assert.rejects(lib.loadCustomPack({ endpoint: s.url, key: 'pk_test' }), /not a custom pack/)
+
+    const eng = lib.createEngine([en, app])
+    const r = eng.search('party parrot').results[0]
+    assert.deepEqual({ ...r, score: undefined }, { emoji: ':party_parrot:', id: 'C-emo_parrot', score: undefined, source: 'custom', label: 'party_parrot',
+      match: 'party parrot', field: 'shortcode', imageUrl: 'https://api.example/v1/custom/app_fixture/emo_parrot', shortcode: 'party_parrot' })
+    assert.ok(eng.search('fiesta').results.some((x) => x.id === 'C-emo_parrot'), 'aliases are searched')
+    assert.equal(eng.search('company logo').results.find((x) => x.source === 'custom').imageUrl, 'https://api.example/v1/custom/app_fixture/emo_logo')
+    assert.equal(eng.get('C-emo_logo').shortcode, 'logo')
+    assert.equal(eng.get(':logo:').id, 'C-emo_logo')
+    // The tenant's logo replaces the app-wide one: its image, not the app's.
+    const ten = lib.createEngine([en, acme])
+    assert.equal(ten.search('logo').results.find((x) => x.source === 'custom').imageUrl, 'https://api.example/v1/custom/app_fixture/emo_acme_logo')
+    assert.equal(ten.get('C-emo_logo'), undefined)
+    assert.equal(lib.createEngine([en, dev]).entries.length, engine.entries.length)
+    assert.deepEqual(eng.locales, ['en'])
+  } finally {
+    await s.close()
+  }
+})
+
+test('custom packs: isCustomPack and assertPack on the service\'s format', () => {
+  const app = customAnswers.app
+  assert.equal(lib.isCustomPack(app), true)
+  assert.equal(lib.isCustomPack(en), false)
+  const { imageUrl, ...noImage } = app.rowIndex
+  assert.equal(lib.isCustomPack({ ...app, rowIndex: noImage }), false, 'the image column is part of the format')
+  assert.throws(() => lib.assertPack({ ...app, rowIndex: noImage }), /rowIndex.imageUrl/)
+  const row = app.rows[0]
+  assert.throws(() => lib.assertPack({ ...app, rows: [['1F600', ...row.slice(1)]] }), /row 0/, 'ids start with C-')
+  assert.throws(() => lib.assertPack({ ...app, rows: [row.slice(0, app.rowIndex.imageUrl)] }), /row 0/, 'no image address')
+  assert.equal(lib.assertPack(app), app)
 })
 
 test('semantic client: query shape, cache, over-limit cooldown, packVersion pin', async () => {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -258,4 +259,51 @@ func TestPack(t *testing.T) {
 	assert.Empty(t, p["rows"])
 	assert.Equal(t, "no-store", w.Header().Get("Cache-Control"), "an unreadable store: empty and not cached")
 	assert.Empty(t, down.cache.entries)
+}
+
+// TestClientFixture keeps client/test/custom-pack.json, the client
+// library's test data for loadCustomPack, equal to what this host serves:
+// an app's pack, the same with ?tenant=acme (whose logo replaces the
+// app-wide one) and a development key's empty pack. Ids are the only
+// random parts; they are replaced by stable names. WRITE_CLIENT_FIXTURE=1
+// rewrites the file after a change of the format.
+func TestClientFixture(t *testing.T) {
+	e := newEnv(t, nil)
+	tick := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	e.es = emojistore.New(e.db, e.obj, func() time.Time { tick = tick.Add(time.Minute); return tick }, nil)
+	app, sk := e.app("fixture")
+	ten, _, err := e.es.CreateTenant(bg, app, "acme", "")
+	require.NoError(t, err)
+	names := strings.NewReplacer() // filled below: random id -> stable name
+	pairs := []string{app, "app_fixture"}
+	for _, m := range []struct{ tenant, shortcode, name string }{
+		{"", "logo", "emo_logo"}, {"", "party_parrot", "emo_parrot"}, {ten.ID, "logo", "emo_acme_logo"},
+	} {
+		img, err := imageintake.Check([]byte(svg), "")
+		require.NoError(t, err)
+		em, err := e.es.Create(bg, emojistore.NewEmoji{AppID: app, TenantID: m.tenant, Shortcode: m.shortcode,
+			Aliases: map[string][]string{"logo": {"company logo"}, "party_parrot": {"fiesta", "dance party"}}[m.shortcode],
+			Source:  emojistore.SourceUpload, Image: []byte(svg), Checked: img, Limit: -1, Base: "https://api.example"})
+		require.NoError(t, err)
+		pairs = append(pairs, em.ID, m.name)
+	}
+	names = strings.NewReplacer(pairs...)
+	answers := map[string]json.RawMessage{}
+	for name, req := range map[string]struct{ path, key string }{
+		"app": {"/v1/custom-pack", sk}, "acme": {"/v1/custom-pack?tenant=acme", sk}, "dev": {"/v1/custom-pack", e.dev},
+	} {
+		w := e.get(req.path, req.key, nil)
+		require.Equal(t, http.StatusOK, w.Code)
+		answers[name] = json.RawMessage(names.Replace(w.Body.String()))
+	}
+	got, err := json.MarshalIndent(answers, "", " ")
+	require.NoError(t, err)
+	got = append(got, '\n')
+	path := filepath.Join("..", "..", "client", "test", "custom-pack.json")
+	if os.Getenv("WRITE_CLIENT_FIXTURE") == "1" {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "the custom pack changed: run WRITE_CLIENT_FIXTURE=1 go test -run TestClientFixture ./service/customhost/ and update client/src/load.js")
 }
