@@ -53,6 +53,14 @@ cp packs/sets/sets.json "$out/assets/sets/"
 
 go build "${flags[@]}" -o "$out/bin/hostsim" ./hostsim/cmd/hostsim
 
+# The local upstream of /v1/sets/ that `hostsim serve` starts with no flags
+# (pinned npm packages, installed once; nothing of the artwork is committed).
+if command -v npm >/dev/null; then
+  scripts/install-sets.sh >/dev/null
+else
+  echo "build: npm not found: hostsim serve will have no local emoji sets (scripts/install-sets.sh)"
+fi
+
 for variant in worker worker-diag; do
   raw=$(stat -c %s "$out/$variant/app.wasm")
   gz=$(gzip -9 -c "$out/$variant/app.wasm" | wc -c)

