@@ -45,8 +45,9 @@ func main() {
 	var custom *customemoji.Index
 	writer := newWriteBehind()
 	var hooks *webhooks.Service
-	if db, err := openStore("DB"); err != nil {
-		fmt.Println("worker: accounts unavailable, every caller is anonymous:", err)
+	db, dbErr := openStore("DB")
+	if dbErr != nil {
+		fmt.Println("worker: accounts unavailable, every caller is anonymous:", dbErr)
 	} else {
 		repo := accounts.New(db, time.Now)
 		custom = customemoji.New(repo, time.Now)
@@ -97,7 +98,7 @@ func main() {
 		cfg.Search = searchSvc
 		cfg.Reactions = newReactions(cfg.PackVersion, cfg.Model, packs, tier, meter, custom)
 		cfg.Classify = newClassify(cfg.Model, embedURL, embedToken, packs, tier, meter)
-		if db, err := openStore("DB"); err == nil {
+		if dbErr == nil {
 			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
 		}
 	}
