@@ -155,7 +155,7 @@ func (s *Simulator) openD1(ctx context.Context) ([]envBinding, error) {
 		}
 		s.addCloser(db)
 		if _, err := os.Stat(spec.MigrationsDir); err == nil {
-			applied, err := d1.ApplyMigrations(ctx, db, spec.MigrationsDir, d1.WithMigrationsTable(spec.MigrationsTable))
+			applied, err := d1.ApplyMigrations(ctx, db, spec.MigrationsDir, spec.MigrationsTable)
 			if err != nil {
 				return nil, fmt.Errorf("hostsim: D1 %s migrations: %w", spec.Binding, err)
 			}
