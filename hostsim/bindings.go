@@ -185,7 +185,7 @@ func (s *Simulator) openR2(context.Context) ([]envBinding, error) {
 func (s *Simulator) openRateLimits(context.Context) ([]envBinding, error) {
 	var out []envBinding
 	for _, spec := range s.wcfg.RateLimits {
-		l, err := ratelimit.New(int(spec.Limit), time.Duration(spec.Period)*time.Second, ratelimit.WithScale(s.cfg.rateScale))
+		l, err := ratelimit.NewWithConfig(int(spec.Limit), time.Duration(spec.Period)*time.Second, ratelimit.NewConfig().WithScale(s.cfg.rateScale))
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: rate limit %s: %w", spec.Name, err)
 		}

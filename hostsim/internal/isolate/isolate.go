@@ -111,11 +111,11 @@ func New(ctx context.Context, cfg Config) (*Isolate, error) {
 		stderr = io.Discard
 	}
 	rt.OnUncaught = func(err error) { fmt.Fprintf(stderr, "uncaught: %v\n", err) }
-	var opts []webapi.Option
+	web := webapi.NewConfig()
 	if cfg.HTTPClient != nil {
-		opts = append(opts, webapi.WithHTTPClient(cfg.HTTPClient))
+		web = web.WithHTTPClient(cfg.HTTPClient)
 	}
-	iso := &Isolate{cfg: cfg, rt: rt, web: webapi.Install(rt, opts...)}
+	iso := &Isolate{cfg: cfg, rt: rt, web: webapi.InstallWithConfig(rt, web)}
 	go rt.Run(context.WithoutCancel(ctx))
 	errc := make(chan error, 1)
 	rt.Post(func() {
