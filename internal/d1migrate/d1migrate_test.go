@@ -17,51 +17,14 @@ import (
 
 var bg = context.Background()
 
-// sqliteDB is d1migrate.DB on a real SQLite database, each script in one
-// transaction: the rules are tested against a real database, not a fake.
-type sqliteDB struct{ db *sql.DB }
-
-func (s sqliteDB) Exec(ctx context.Context, q string) error {
-	_, err := s.db.ExecContext(ctx, q)
-	return err
-}
-
-func (s sqliteDB) Strings(ctx context.Context, q string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-func (s sqliteDB) Script(ctx context.Context, script string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, script); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
-
-func openDB(t *testing.T) sqliteDB {
+// openDB is a real SQLite database (no fake) behind d1migrate.SQL.
+func openDB(t *testing.T) d1migrate.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", ":memory:")
 	require.NoError(t, err)
 	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close() })
-	return sqliteDB{db}
+	return d1migrate.SQL(db)
 }
 
 func write(t *testing.T, dir string, files map[string]string) {
@@ -72,7 +35,7 @@ func write(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func strings(t *testing.T, db sqliteDB, q string) []string {
+func strings(t *testing.T, db d1migrate.DB, q string) []string {
 	t.Helper()
 	out, err := db.Strings(bg, q)
 	require.NoError(t, err)

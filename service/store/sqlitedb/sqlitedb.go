@@ -76,43 +76,10 @@ func RepoMigrations() string {
 // by wrangler's rules (internal/d1migrate, the same code hostsim's D1
 // applies them with), each file with its record in one transaction.
 func (d *DB) migrate(ctx context.Context, dir string) error {
-	_, err := d1migrate.Apply(ctx, migrationDB{d}, dir, "")
-	if err != nil {
-		return fmt.Errorf("sqlitedb: %w", err)
+	if _, err := d1migrate.Apply(ctx, d1migrate.SQL(d.db), dir, ""); err != nil {
+		return fmt.Errorf("sqlitedb: %w", mapError(err))
 	}
 	return nil
-}
-
-// migrationDB is a database as d1migrate needs it.
-type migrationDB struct{ *DB }
-
-func (m migrationDB) Exec(ctx context.Context, query string) error {
-	_, err := m.db.ExecContext(ctx, query)
-	return err
-}
-
-func (m migrationDB) Strings(ctx context.Context, query string) ([]string, error) {
-	rows, err := m.db.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
-func (m migrationDB) Script(ctx context.Context, script string) error {
-	return m.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, script)
-		return err
-	})
 }
 
 // All implements store.DB.
