@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -305,7 +307,7 @@ func (iso *Isolate) dispatchFetch(in *instance, req Request, reply func(*Respons
 	obj.Define("method", req.Method)
 	obj.Define("url", req.URL)
 	var pairs []jsrt.Value
-	for _, k := range sortedHeaderNames(req.Header) {
+	for _, k := range slices.Sorted(maps.Keys(req.Header)) {
 		for _, v := range req.Header[k] {
 			pairs = append(pairs, rt.NewArray(strings.ToLower(k), v))
 		}
