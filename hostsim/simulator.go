@@ -42,11 +42,7 @@ func New(ctx context.Context, cfg Config) (*Simulator, error) {
 	if errs := cfg.problems(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	var wopts []wrangler.Option
-	if cfg.envName != "" {
-		wopts = append(wopts, wrangler.WithEnv(cfg.envName))
-	}
-	wcfg, err := wrangler.Load(cfg.configPath, wopts...)
+	wcfg, err := wrangler.LoadWithConfig(cfg.configPath, wrangler.NewLoadConfig().WithEnv(cfg.envName))
 	if err != nil {
 		return nil, err
 	}

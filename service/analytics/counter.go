@@ -178,12 +178,7 @@ func (k *Counter) Record(c access.Caller, locale, typed, query string, miss bool
 // through run, the request's waitUntil). Call it after Record. A nil run
 // waits and writes inline.
 func (k *Counter) MaybeFlush(ctx context.Context, run writebehind.Runner) {
-	k.mu.Lock()
-	due := len(k.rows) > 0
-	k.mu.Unlock()
-	if due {
-		k.behind.Arm(ctx, run)
-	}
+	k.behind.ArmPending(ctx, run, &k.mu, func() bool { return len(k.rows) > 0 })
 }
 
 // Flush writes every count of the instance in batches of FlushBatch rows.

@@ -4,7 +4,6 @@ package emojisets
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emojisearch/emojisearch/service/emojisets/emojisetstest"
 	"github.com/emojisearch/emojisearch/service/httpx"
 )
 
@@ -140,50 +140,32 @@ func TestServe(t *testing.T) {
 		return rec
 	}
 
-	for _, tc := range []struct{ path, body, license string }{
-		{"/v1/sets/twemoji/1F600.svg", "<svg>tw</svg>", "https://creativecommons.org/licenses/by/4.0/"},
-		{"/v1/sets/openmoji/1f600.svg", "<svg>om</svg>", "https://creativecommons.org/licenses/by-sa/4.0/"},
-		{"/v1/sets/noto/1F600-FE0F.svg", "<svg>noto</svg>", "https://www.apache.org/licenses/LICENSE-2.0"},
-		{"/v1/sets/twemoji/2764-200D-1F525.svg", "<svg>heart on fire</svg>", "https://creativecommons.org/licenses/by/4.0/"},
+	for _, tc := range []struct{ set, path, body string }{
+		{"twemoji", "/v1/sets/twemoji/1F600.svg", "<svg>tw</svg>"},
+		{"openmoji", "/v1/sets/openmoji/1f600.svg", "<svg>om</svg>"},
+		{"noto", "/v1/sets/noto/1F600-FE0F.svg", "<svg>noto</svg>"},
+		{"twemoji", "/v1/sets/twemoji/2764-200D-1F525.svg", "<svg>heart on fire</svg>"},
 	} {
 		rec := get(tc.path)
 		require.Equal(t, 200, rec.Code, tc.path)
 		assert.Equal(t, tc.body, rec.Body.String())
-		h := rec.Header()
-		assert.Equal(t, "image/svg+xml", h.Get("Content-Type"))
-		assert.Equal(t, "public, max-age=31536000, immutable", h.Get("Cache-Control"))
-		assert.Equal(t, "<"+tc.license+`>; rel="license"`, h.Get("Link"))
-		assert.Contains(t, h.Get("Content-Security-Policy"), "default-src 'none'")
-		assert.NotContains(t, h.Get("Content-Security-Policy"), "script-src")
+		emojisetstest.CheckFile(t, tc.set, rec.Header())
 	}
 	calls := up.calls.Load()
 	assert.Equal(t, 200, get("/v1/sets/twemoji/1f600.svg").Code)
 	assert.Equal(t, calls, up.calls.Load(), "a second request is served from the edge cache")
 
-	for _, tc := range []struct {
-		path   string
-		status int
-		code   string
-	}{
-		{"/v1/sets/apple/1F600.svg", 404, "unknown_set"},
-		{"/v1/sets/twemoji/1F60G.svg", 400, "invalid_hexcode"},
-		{"/v1/sets/twemoji/1F600.png", 400, "invalid_hexcode"},
-		{"/v1/sets/twemoji/..%2Fevil.svg", 400, "invalid_hexcode"},
-		{"/v1/sets/twemoji/1F47D.svg", 404, "unknown_emoji"},
-		{"/v1/sets/noto/1F1EB-1F1F7.svg", 404, "not_in_set"},
-		{"/v1/sets/twemoji/1F6D8.svg", 404, "not_in_set"},
+	for _, tc := range []emojisetstest.ErrorCase{
+		{Path: "/v1/sets/apple/1F600.svg", Status: 404, Code: "unknown_set"},
+		{Path: "/v1/sets/twemoji/1F60G.svg", Status: 400, Code: "invalid_hexcode"},
+		{Path: "/v1/sets/twemoji/1F600.png", Status: 400, Code: "invalid_hexcode"},
+		{Path: "/v1/sets/twemoji/..%2Fevil.svg", Status: 400, Code: "invalid_hexcode"},
+		{Path: "/v1/sets/twemoji/1F47D.svg", Status: 404, Code: "unknown_emoji"},
+		{Path: "/v1/sets/noto/1F1EB-1F1F7.svg", Status: 404, Code: "not_in_set"},
+		{Path: "/v1/sets/twemoji/1F6D8.svg", Status: 404, Code: "not_in_set"},
 	} {
-		rec := get(tc.path)
-		require.Equal(t, tc.status, rec.Code, tc.path)
-		var body map[string]string
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body))
-		assert.Equal(t, tc.code, body["error"], tc.path)
-		assert.NotEmpty(t, body["message"])
-		want := "no-store"
-		if tc.status == 404 {
-			want = "public, max-age=86400"
-		}
-		assert.Equal(t, want, rec.Header().Get("Cache-Control"), tc.path)
+		rec := get(tc.Path)
+		emojisetstest.CheckError(t, tc, rec.Code, rec.Header(), rec.Body.Bytes())
 	}
 	_, fetched := up.paths.Load("/evil.svg")
 	assert.False(t, fetched, "only mapped paths are fetched")

@@ -336,12 +336,7 @@ func (m *Meter) evictTotalsLocked(now time.Time) {
 // run). Call it on every metered request, after Count. A nil run waits and
 // writes inline.
 func (m *Meter) MaybeFlush(ctx context.Context, run Runner) {
-	m.mu.Lock()
-	due := len(m.counts) > 0
-	m.mu.Unlock()
-	if due {
-		m.writer.Arm(ctx, run)
-	}
+	m.writer.ArmPending(ctx, run, &m.mu, func() bool { return len(m.counts) > 0 })
 }
 
 // Flush writes every count of the instance (shutdown, cron). On an error

@@ -5,16 +5,12 @@ package webhooks_test
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +24,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/store"
 	"github.com/emojisearch/emojisearch/service/store/sqlitedb"
 	"github.com/emojisearch/emojisearch/service/webhooks"
+	"github.com/emojisearch/emojisearch/service/webhooks/webhookstest"
 )
 
 var bg = context.Background()
@@ -39,7 +36,7 @@ type env struct {
 	db   store.DB
 	svc  *webhooks.Service
 	h    http.Handler
-	recv *receiver
+	recv *webhookstest.Receiver
 	logs *bytes.Buffer
 }
 
@@ -74,7 +71,7 @@ func newEnv(t *testing.T, cfg func(webhooks.Config) webhooks.Config) *env {
 	r := &httpx.Router{NotFound: http.NotFoundHandler()}
 	svc.Routes(r, d)
 	d.Routes(r)
-	e := &env{t: t, db: db, svc: svc, logs: lb.b, recv: newReceiver(t)}
+	e := &env{t: t, db: db, svc: svc, logs: lb.b, recv: webhookstest.NewReceiver(t)}
 	e.h = svc.Middleware(func(ctx context.Context, fn func(context.Context)) { fn(ctx) })(r)
 	return e
 }
@@ -138,115 +135,6 @@ func (e *env) app(login, plan string) (*http.Cookie, string, string) {
 	a := e.call(c, "POST", "/api/apps", map[string]any{"name": "app of " + login})
 	require.Equal(e.t, 201, a.Code, a.Raw)
 	return c, acc, a.Body["app"].(map[string]any)["id"].(string)
-}
-
-// hit is one request the receiver got.
-type hit struct {
-	At     time.Time
-	Path   string
-	Header http.Header
-	Body   []byte
-}
-
-// receiver is a webhook receiver with its own implementation of spec 2's
-// signature check; it answers from a per-path script.
-type receiver struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	hits    []hit
-	secrets map[string]string // path → secret
-	script  map[string][]int  // path → statuses, last repeats
-	delay   map[string]time.Duration
-	bad     []string
-}
-
-func newReceiver(t *testing.T) *receiver {
-	r := &receiver{secrets: map[string]string{}, script: map[string][]int{}, delay: map[string]time.Duration{}}
-	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		r.mu.Lock()
-		wait := r.delay[req.URL.Path]
-		r.mu.Unlock()
-		time.Sleep(wait)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if strings.HasPrefix(req.URL.Path, "/landing") {
-			r.bad = append(r.bad, "redirect followed to "+req.URL.Path)
-			return
-		}
-		r.hits = append(r.hits, hit{At: time.Now(), Path: req.URL.Path, Header: req.Header.Clone(), Body: body})
-		if sec, ok := r.secrets[req.URL.Path]; ok {
-			if err := verify(sec, req.Header.Get("Service-Signature"), body, time.Now()); err != "" {
-				r.bad = append(r.bad, req.URL.Path+": "+err)
-			}
-		}
-		n := 0
-		for _, h := range r.hits {
-			if h.Path == req.URL.Path {
-				n++
-			}
-		}
-		status := 200
-		if s := r.script[req.URL.Path]; len(s) > 0 {
-			status = s[min(n, len(s))-1]
-		}
-		if status >= 300 && status < 400 {
-			w.Header().Set("Location", "/landing"+req.URL.Path)
-		}
-		w.WriteHeader(status)
-	}))
-	t.Cleanup(r.srv.Close)
-	return r
-}
-
-func (r *receiver) url(path string) string { return r.srv.URL + path }
-
-func (r *receiver) got(path string) []hit {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []hit
-	for _, h := range r.hits {
-		if h.Path == path {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// verify is the receiver's side of spec 2 (Signature check for receivers),
-// written apart from the sender's code.
-func verify(secret, header string, body []byte, now time.Time) string {
-	var t string
-	var sigs []string
-	for _, f := range strings.Split(header, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(f), "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "t":
-			t = v
-		case "v1":
-			sigs = append(sigs, v)
-		}
-	}
-	ts, err := strconv.ParseInt(t, 10, 64)
-	if err != nil {
-		return "no t"
-	}
-	if d := now.Unix() - ts; d > 300 || d < -300 {
-		return "t outside 300 s"
-	}
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(t + "." + string(body)))
-	want := mac.Sum(nil)
-	for _, s := range sigs {
-		got, err := hex.DecodeString(s)
-		if err == nil && hmac.Equal(got, want) {
-			return ""
-		}
-	}
-	return "no matching v1"
 }
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }

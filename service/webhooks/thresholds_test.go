@@ -14,6 +14,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/webhooks"
+	"github.com/emojisearch/emojisearch/service/webhooks/webhookstest"
 )
 
 func TestUsageThreshold(t *testing.T) {
@@ -23,9 +24,9 @@ func TestUsageThreshold(t *testing.T) {
 	require.Equal(t, 201, a.Code)
 	app2 := a.Body["app"].(map[string]any)["id"].(string)
 	for _, app := range []string{app1, app2} {
-		h := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url("/u/" + app), "events": []string{"usage.threshold"}})
+		h := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At("/u/" + app), "events": []string{"usage.threshold"}})
 		require.Equal(t, 201, h.Code)
-		e.recv.secrets["/u/"+app] = h.Body["secret"].(string)
+		e.recv.SetSecret("/u/"+app, h.Body["secret"].(string))
 	}
 	pumps := 0
 	var mu sync.Mutex
@@ -83,10 +84,10 @@ func TestUsageThreshold(t *testing.T) {
 	// account is back on Scale for delivery).
 	e.sql("UPDATE accounts SET plan = 'scale' WHERE id = ?", acc)
 	e.svc.Sweep(bg)
-	h1, h2 := e.recv.got("/u/"+app1), e.recv.got("/u/"+app2)
+	h1, h2 := e.recv.Got("/u/"+app1), e.recv.Got("/u/"+app2)
 	require.Len(t, h1, 4)
 	require.Len(t, h2, 4)
-	ids := func(hs []hit) map[string]bool {
+	ids := func(hs []webhookstest.Hit) map[string]bool {
 		out := map[string]bool{}
 		for _, h := range hs {
 			out[h.Header.Get("Service-Event-Id")] = true
@@ -95,5 +96,5 @@ func TestUsageThreshold(t *testing.T) {
 	}
 	require.Equal(t, ids(h1), ids(h2))
 	require.Len(t, ids(h1), 4)
-	require.Empty(t, e.recv.bad)
+	require.Empty(t, e.recv.Bad())
 }

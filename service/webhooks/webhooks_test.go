@@ -16,6 +16,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/events"
 	"github.com/emojisearch/emojisearch/service/store"
 	"github.com/emojisearch/emojisearch/service/webhooks"
+	"github.com/emojisearch/emojisearch/service/webhooks/webhookstest"
 )
 
 func TestSignatureVector(t *testing.T) {
@@ -25,11 +26,11 @@ func TestSignatureVector(t *testing.T) {
 	require.Equal(t, want, webhooks.Sign("whsec_test_secret", 12345, body))
 	require.Equal(t, "t=12345,v1="+want, webhooks.SignatureHeader("whsec_test_secret", 12345, body))
 	at := time.Unix(12345, 0)
-	require.Empty(t, verify("whsec_test_secret", "t=12345,v1="+want, body, at))
-	require.Empty(t, verify("whsec_test_secret", "t=12345,v1=00,v1="+want, body, at), "any v1 may match")
-	require.NotEmpty(t, verify("whsec_test_secret", "t=12345,v1="+want, []byte(`{"id":"evt_test"}`), at), "re-serialized body")
-	require.NotEmpty(t, verify("test_secret", "t=12345,v1="+webhooks.Sign("test_secret", 12345, body), body, at.Add(301*time.Second)), "301 s old")
-	require.NotEmpty(t, verify("whsec_other", "t=12345,v1="+want, body, at), "wrong secret")
+	require.Empty(t, webhookstest.Verify("whsec_test_secret", "t=12345,v1="+want, body, at))
+	require.Empty(t, webhookstest.Verify("whsec_test_secret", "t=12345,v1=00,v1="+want, body, at), "any v1 may match")
+	require.NotEmpty(t, webhookstest.Verify("whsec_test_secret", "t=12345,v1="+want, []byte(`{"id":"evt_test"}`), at), "re-serialized body")
+	require.NotEmpty(t, webhookstest.Verify("test_secret", "t=12345,v1="+webhooks.Sign("test_secret", 12345, body), body, at.Add(301*time.Second)), "301 s old")
+	require.NotEmpty(t, webhookstest.Verify("whsec_other", "t=12345,v1="+want, body, at), "wrong secret")
 	require.Regexp(t, `^whsec_[0-9a-f]{64}$`, webhooks.NewSecret())
 }
 
@@ -38,7 +39,7 @@ func TestRouteGates(t *testing.T) {
 	owner, ownerAcc, app := e.app("owner", "scale")
 	_, _, proApp := e.app("pro", "pro")
 	stranger, _ := e.user("stranger")
-	url := e.recv.url("/gates")
+	url := e.recv.At("/gates")
 
 	require.Equal(t, 401, e.call(nil, "GET", "/api/apps/"+app+"/webhooks", nil).Code)
 	require.Equal(t, 404, e.call(stranger, "GET", "/api/apps/"+app+"/webhooks", nil).Code)
@@ -139,9 +140,9 @@ func TestCreateRules(t *testing.T) {
 func TestPatchDeleteAndTest(t *testing.T) {
 	e := newEnv(t, nil)
 	c, _, app := e.app("owner", "scale")
-	created := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url("/t")})
+	created := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At("/t")})
 	id := created.Body["webhook"].(map[string]any)["id"].(string)
-	e.recv.secrets["/t"] = created.Body["secret"].(string)
+	e.recv.SetSecret("/t", created.Body["secret"].(string))
 
 	p := e.call(c, "PATCH", "/api/webhooks/"+id, map[string]any{"enabled": false, "events": []string{"tenant.deleted"}})
 	require.Equal(t, 200, p.Code, p.Raw)
@@ -158,7 +159,7 @@ func TestPatchDeleteAndTest(t *testing.T) {
 	require.Equal(t, true, d["ok"])
 	require.EqualValues(t, 200, d["status"])
 	require.Equal(t, "webhook.test", d["event"])
-	hits := e.recv.got("/t")
+	hits := e.recv.Got("/t")
 	require.Len(t, hits, 1)
 	require.Equal(t, "webhook.test", hits[0].Header.Get("Service-Event"))
 	require.Equal(t, "Service-Webhooks/1.0", hits[0].Header.Get("User-Agent"))
@@ -170,14 +171,14 @@ func TestPatchDeleteAndTest(t *testing.T) {
 	require.Equal(t, app, env.AppID)
 
 	// A failed test is recorded and not retried.
-	e.recv.script["/t"] = []int{500}
+	e.recv.Script("/t", 500)
 	tr = e.call(c, "POST", "/api/webhooks/"+id+"/test", nil)
 	require.Equal(t, false, tr.Body["delivery"].(map[string]any)["ok"])
 	e.svc.Sweep(bg)
-	require.Len(t, e.recv.got("/t"), 2)
+	require.Len(t, e.recv.Got("/t"), 2)
 
 	// Only the last 50 deliveries are kept, newest first.
-	e.recv.script["/t"] = nil
+	e.recv.Script("/t")
 	for i := 0; i < 52; i++ {
 		e.call(c, "POST", "/api/webhooks/"+id+"/test", nil)
 	}
@@ -207,18 +208,18 @@ func TestRetriesAndOutcomes(t *testing.T) {
 	c, _, app := e.app("owner", "scale")
 	hooks := map[string]string{}
 	for _, p := range []string{"/flaky", "/redirect", "/down", "/ok", "/disabled", "/refused", "/other-type"} {
-		body := map[string]any{"url": e.recv.url(p)}
+		body := map[string]any{"url": e.recv.At(p)}
 		if p == "/other-type" {
 			body["events"] = []string{"tenant.deleted"}
 		}
 		a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", body)
 		require.Equal(t, 201, a.Code, a.Raw)
 		hooks[p] = a.Body["webhook"].(map[string]any)["id"].(string)
-		e.recv.secrets[p] = a.Body["secret"].(string)
+		e.recv.SetSecret(p, a.Body["secret"].(string))
 	}
-	e.recv.script["/flaky"] = []int{500, 500, 200}
-	e.recv.script["/redirect"] = []int{302, 200}
-	e.recv.script["/down"] = []int{503}
+	e.recv.Script("/flaky", 500, 500, 200)
+	e.recv.Script("/redirect", 302, 200)
+	e.recv.Script("/down", 503)
 	ev := e.emit(app, events.TenantCreated)
 	// A URL saved before the rules tightened is refused at delivery.
 	e.sql("UPDATE webhooks SET url = 'https://169.254.169.254/latest' WHERE id = ?", hooks["/refused"])
@@ -227,12 +228,12 @@ func TestRetriesAndOutcomes(t *testing.T) {
 	// budget (with the 2 s timeout) that leaves attempt 3 (900 ms later) to the sweep.
 	done := make(chan struct{})
 	go func() { e.svc.Pump(bg, 0, 2500*time.Millisecond); close(done) }()
-	require.Eventually(t, func() bool { return len(e.recv.got("/disabled")) == 1 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(e.recv.Got("/disabled")) == 1 }, 5*time.Second, 10*time.Millisecond)
 	require.Equal(t, 200, e.call(c, "PATCH", "/api/webhooks/"+hooks["/disabled"], map[string]any{"enabled": false}).Code)
 	<-done
 	e.svc.Sweep(bg) // attempt 3 (unless the PATCH's own pump made it already)
 
-	flaky := e.recv.got("/flaky")
+	flaky := e.recv.Got("/flaky")
 	require.Len(t, flaky, 3)
 	for i, h := range flaky {
 		assert.Equal(t, ev.ID, h.Header.Get("Service-Event-Id"))
@@ -246,13 +247,13 @@ func TestRetriesAndOutcomes(t *testing.T) {
 	assert.Less(t, gap1, 2*time.Second)
 	assert.GreaterOrEqual(t, gap2, 890*time.Millisecond)
 	assert.Less(t, gap2, 3*time.Second)
-	require.Len(t, e.recv.got("/redirect"), 2, "302 retried, the Location never fetched")
-	require.Len(t, e.recv.got("/down"), 3)
-	require.Len(t, e.recv.got("/ok"), 1)
-	require.Len(t, e.recv.got("/disabled"), 1, "nothing after disabling")
-	require.Len(t, e.recv.got("/refused"), 0)
-	require.Len(t, e.recv.got("/other-type"), 0)
-	require.Empty(t, e.recv.bad)
+	require.Len(t, e.recv.Got("/redirect"), 2, "302 retried, the Location never fetched")
+	require.Len(t, e.recv.Got("/down"), 3)
+	require.Len(t, e.recv.Got("/ok"), 1)
+	require.Len(t, e.recv.Got("/disabled"), 1, "nothing after disabling")
+	require.Len(t, e.recv.Got("/refused"), 0)
+	require.Len(t, e.recv.Got("/other-type"), 0)
+	require.Empty(t, e.recv.Bad())
 
 	dl := func(p string) []any {
 		return e.call(c, "GET", "/api/webhooks/"+hooks[p]+"/deliveries", nil).Body["deliveries"].([]any)
@@ -275,7 +276,7 @@ func TestRetriesAndOutcomes(t *testing.T) {
 func TestNonScaleGetsNothing(t *testing.T) {
 	e := newEnv(t, nil)
 	c, acc, app := e.app("owner", "scale")
-	a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url("/n")})
+	a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At("/n")})
 	require.Equal(t, 201, a.Code)
 	e.sql("UPDATE accounts SET plan = 'pro' WHERE id = ?", acc)
 	e.emit(app, events.TenantCreated)
@@ -283,18 +284,18 @@ func TestNonScaleGetsNothing(t *testing.T) {
 	// Back on Scale after the fan-out: the event of the Pro days stays unsent.
 	e.sql("UPDATE accounts SET plan = 'scale' WHERE id = ?", acc)
 	e.svc.Sweep(bg)
-	require.Empty(t, e.recv.got("/n"))
+	require.Empty(t, e.recv.Got("/n"))
 }
 
 func TestParallelWritesDeliverEachOnce(t *testing.T) {
 	e := newEnv(t, nil)
 	c, _, app := e.app("owner", "scale")
 	for i := 0; i < 4; i++ {
-		a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url(fmt.Sprintf("/p%d", i))})
+		a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At(fmt.Sprintf("/p%d", i))})
 		require.Equal(t, 201, a.Code)
-		e.recv.secrets[fmt.Sprintf("/p%d", i)] = a.Body["secret"].(string)
+		e.recv.SetSecret(fmt.Sprintf("/p%d", i), a.Body["secret"].(string))
 	}
-	off := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url("/off")})
+	off := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At("/off")})
 	require.Equal(t, 200, e.call(c, "PATCH", "/api/webhooks/"+off.Body["webhook"].(map[string]any)["id"].(string), map[string]any{"enabled": false}).Code)
 	var wg sync.WaitGroup
 	for i := 0; i < 50; i++ {
@@ -308,7 +309,7 @@ func TestParallelWritesDeliverEachOnce(t *testing.T) {
 	wg.Wait()
 	e.svc.Sweep(bg)
 	for i := 0; i < 4; i++ {
-		hits := e.recv.got(fmt.Sprintf("/p%d", i))
+		hits := e.recv.Got(fmt.Sprintf("/p%d", i))
 		ids := map[string]bool{}
 		for _, h := range hits {
 			ids[h.Header.Get("Service-Event-Id")] = true
@@ -316,8 +317,8 @@ func TestParallelWritesDeliverEachOnce(t *testing.T) {
 		require.Len(t, hits, 50)
 		require.Len(t, ids, 50)
 	}
-	require.Empty(t, e.recv.got("/off"))
-	require.Empty(t, e.recv.bad)
+	require.Empty(t, e.recv.Got("/off"))
+	require.Empty(t, e.recv.Bad())
 	require.Equal(t, 200, e.count("SELECT count(*) AS n FROM webhook_deliveries"))
 }
 
@@ -326,15 +327,13 @@ func TestParallelWritesDeliverEachOnce(t *testing.T) {
 func TestTimeoutIsRetried(t *testing.T) {
 	e := newEnv(t, func(c webhooks.Config) webhooks.Config { return c.WithTimeout(300 * time.Millisecond) })
 	c, _, app := e.app("owner", "scale")
-	a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.url("/slow")})
+	a := e.call(c, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": e.recv.At("/slow")})
 	require.Equal(t, 201, a.Code)
 	id := a.Body["webhook"].(map[string]any)["id"].(string)
-	e.recv.delay["/slow"] = 600 * time.Millisecond
+	e.recv.Delay("/slow", 600*time.Millisecond)
 	e.emit(app, events.TenantCreated)
 	e.svc.Pump(bg, 0, 0) // attempt 1 only
-	e.recv.mu.Lock()
-	e.recv.delay["/slow"] = 0
-	e.recv.mu.Unlock()
+	e.recv.Delay("/slow", 0)
 	time.Sleep(400 * time.Millisecond)
 	e.svc.Sweep(bg)
 	ds := e.call(c, "GET", "/api/webhooks/"+id+"/deliveries", nil).Body["deliveries"].([]any)

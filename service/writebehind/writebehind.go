@@ -186,6 +186,18 @@ func (w *Writer) Arm(ctx context.Context, run Runner) {
 	w.schedule(ctx, run, gen, delay, true)
 }
 
+// ArmPending is Arm for a source that knows whether it holds unwritten
+// data: it arms only when pending, read under the source's own lock mu,
+// reports some. It is the MaybeFlush of every source (metering, analytics).
+func (w *Writer) ArmPending(ctx context.Context, run Runner, mu sync.Locker, pending func() bool) {
+	mu.Lock()
+	due := pending()
+	mu.Unlock()
+	if due {
+		w.Arm(ctx, run)
+	}
+}
+
 // delayLocked is what is left of the interval since the last write began.
 func (w *Writer) delayLocked(now time.Time) time.Duration {
 	if w.lastWrite.IsZero() {

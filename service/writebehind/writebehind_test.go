@@ -302,3 +302,20 @@ func TestGoTimer(t *testing.T) {
 	cancel()
 	require.ErrorIs(t, GoTimer(time.Hour)(ctx), context.Canceled)
 }
+
+func TestArmPendingArmsOnlyWithUnwrittenData(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	pending := func() bool { return f.src.n > 0 } // read under f.src.mu
+
+	f.w.ArmPending(ctx, f.bg.run, &f.src.mu, pending)
+	f.bg.wait()
+	_, _, writes := f.src.state()
+	assert.Equal(t, 0, writes, "nothing unwritten: no write")
+
+	f.src.add()
+	f.w.ArmPending(ctx, f.bg.run, &f.src.mu, pending)
+	f.bg.wait()
+	unwritten, written, writes := f.src.state()
+	assert.Equal(t, []int{0, 1, 1}, []int{unwritten, written, writes}, "a count is written")
+}

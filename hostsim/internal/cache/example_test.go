@@ -14,7 +14,7 @@ func ExampleCache_Match() {
 	dir, _ := os.MkdirTemp("", "cache-example")
 	defer os.RemoveAll(dir)
 	now := time.Unix(1_800_000_000, 0)
-	caches, _ := cache.Open(dir, cache.WithClock(func() time.Time { return now }))
+	caches, _ := cache.OpenWithConfig(dir, cache.NewConfig().WithClock(func() time.Time { return now }))
 	c := caches.Default()
 	ctx := context.Background()
 	req := cache.Request{Method: "GET", URL: "https://emoji.example/api/search?q=cat"}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"path/filepath"
@@ -55,18 +54,19 @@ type Cache struct {
 	env   filestore.Env
 }
 
-// Option configures Open: WithClock and WithRand.
-type Option = filestore.Option
+// Config configures OpenWithConfig: WithClock (expiry and Age tested without sleeping) and WithRand (multipart boundaries). It is an immutable
+// value: start from NewConfig; every With… returns a changed copy.
+type Config = filestore.Config
 
-// WithClock replaces time.Now, so expiry and Age are tested without sleeping.
-func WithClock(now func() time.Time) Option { return filestore.WithClock(now) }
-
-// WithRand replaces crypto/rand as the source of multipart boundaries.
-func WithRand(r io.Reader) Option { return filestore.WithRand(r) }
+// NewConfig is the default: time.Now and crypto/rand.
+func NewConfig() Config { return filestore.NewConfig() }
 
 // Open opens (creating if needed) the caches stored under dir.
-func Open(dir string, opts ...Option) (*Storage, error) {
-	env, err := filestore.NewEnv(dir, opts)
+func Open(dir string) (*Storage, error) { return OpenWithConfig(dir, NewConfig()) }
+
+// OpenWithConfig is Open with a Config.
+func OpenWithConfig(dir string, cfg Config) (*Storage, error) {
+	env, err := filestore.NewEnv(dir, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}

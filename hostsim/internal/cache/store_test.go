@@ -28,7 +28,7 @@ type testCaches struct {
 func openCaches(t *testing.T) testCaches {
 	t.Helper()
 	now, dir := t0, t.TempDir()
-	s, err := Open(dir, WithClock(func() time.Time { return now }), WithRand(strings.NewReader(strings.Repeat("\x01", 1024))))
+	s, err := OpenWithConfig(dir, NewConfig().WithClock(func() time.Time { return now }).WithRand(strings.NewReader(strings.Repeat("\x01", 1024))))
 	require.NoError(t, err)
 	return testCaches{Storage: s, now: &now, dir: dir}
 }
@@ -390,7 +390,7 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 	require.NoError(t, named.Put(ctx, get(key), resp(200, "named", "Cache-Control", "max-age=60")))
 
 	now := t0.Add(10 * time.Second)
-	reopened, err := Open(cs.dir, WithClock(func() time.Time { return now }))
+	reopened, err := OpenWithConfig(cs.dir, NewConfig().WithClock(func() time.Time { return now }))
 	require.NoError(t, err)
 	got, hit, err := reopened.Default().Match(ctx, get(key), MatchOptions{})
 	require.NoError(t, err)
@@ -435,7 +435,7 @@ func TestHeaderMapLiterals(t *testing.T) {
 }
 
 func TestOpenErrorsAndContext(t *testing.T) {
-	_, err := Open("", WithClock(nil), WithRand(nil))
+	_, err := OpenWithConfig("", NewConfig().WithClock(nil).WithRand(nil))
 	require.Error(t, err)
 	for _, want := range []string{"WithClock", "WithRand", "empty directory"} {
 		assert.Contains(t, err.Error(), want)

@@ -140,40 +140,42 @@ type ExecResult struct {
 // DB is one D1 database.
 type DB struct {
 	path string
-	opts options
+	opts Config
 	sem  chan struct{} // one request at a time; a channel so waiting honours ctx
 	c    *conn
 }
 
-// Option configures Open.
-type Option func(*options)
-
-type options struct {
+// Config configures OpenWithConfig. It is an immutable value: start from
+// NewConfig; every With… returns a changed copy.
+type Config struct {
 	busyTimeout time.Duration
 	now         func() time.Time
 	servedBy    string
 }
 
+// NewConfig is the default: a 10 s busy timeout, time.Now, and
+// meta.served_by "miniflare.db".
+func NewConfig() Config {
+	return Config{busyTimeout: 10 * time.Second, now: time.Now, servedBy: ServedBy}
+}
+
 // WithBusyTimeout sets how long a request waits for another connection to
-// the same file (another DB, another process) to release its lock; default
-// 10 s.
-func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
+// the same file (another DB, another process) to release its lock.
+func (c Config) WithBusyTimeout(d time.Duration) Config { c.busyTimeout = d; return c }
 
-// WithClock sets the clock meta.duration is measured with; default time.Now.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+// WithClock sets the clock meta.duration is measured with.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 
-// WithServedBy sets meta.served_by; default "miniflare.db".
-func WithServedBy(s string) Option { return func(o *options) { o.servedBy = s } }
+// WithServedBy sets meta.served_by.
+func (c Config) WithServedBy(s string) Config { c.servedBy = s; return c }
 
-// Open opens (creating if needed) the database file at path in WAL mode.
-// Problems with the options are reported together.
-func Open(path string, opts ...Option) (*DB, error) {
-	o := options{busyTimeout: 10 * time.Second, now: time.Now, servedBy: ServedBy}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+// Open opens (creating if needed) the database file at path in WAL mode,
+// with NewConfig.
+func Open(path string) (*DB, error) { return OpenWithConfig(path, NewConfig()) }
+
+// OpenWithConfig is Open with a Config. Problems with the Config are
+// reported together.
+func OpenWithConfig(path string, o Config) (*DB, error) {
 	var problems []error
 	if path == "" {
 		problems = append(problems, errors.New("empty path"))

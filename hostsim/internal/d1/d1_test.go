@@ -12,9 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func openDB(t *testing.T, opts ...Option) *DB {
+func openDB(t *testing.T, cfg ...Config) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "db.sqlite"), opts...)
+	c := NewConfig()
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
+	db, err := OpenWithConfig(filepath.Join(t.TempDir(), "db.sqlite"), c)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	return db
@@ -132,7 +136,7 @@ func TestParamsAndValues(t *testing.T) {
 
 func TestMeta(t *testing.T) {
 	tick := time.Unix(0, 0)
-	db := openDB(t, WithClock(func() time.Time { tick = tick.Add(1500 * time.Microsecond); return tick }))
+	db := openDB(t, NewConfig().WithClock(func() time.Time { tick = tick.Add(1500 * time.Microsecond); return tick }))
 	r := mustRun(t, db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
 	assert.Equal(t, "miniflare.db", r.Meta.ServedBy)
 	assert.Equal(t, 1.5, r.Meta.Duration, "measured with the injected clock")
@@ -173,7 +177,7 @@ func TestMeta(t *testing.T) {
 		assert.Equal(t, tc.want, mustRun(t, db, tc.sql).Meta.RowsRead, tc.sql)
 	}
 
-	other := openDB(t, WithServedBy("v3-prod"))
+	other := openDB(t, NewConfig().WithServedBy("v3-prod"))
 	assert.Equal(t, "v3-prod", mustRun(t, other, "SELECT 1").Meta.ServedBy)
 }
 
@@ -394,7 +398,7 @@ func TestPersistence(t *testing.T) {
 }
 
 func TestOpenReportsEveryProblem(t *testing.T) {
-	_, err := Open("", WithClock(nil), WithBusyTimeout(-time.Second), nil)
+	_, err := OpenWithConfig("", NewConfig().WithClock(nil).WithBusyTimeout(-time.Second))
 	require.Error(t, err)
 	for _, want := range []string{"empty path", "nil clock", "busy timeout"} {
 		assert.Contains(t, err.Error(), want)

@@ -25,7 +25,7 @@ func Example() {
 	_ = os.Mkdir(migrations, 0o755)
 	_ = os.WriteFile(filepath.Join(migrations, "0001_init.sql"),
 		[]byte("CREATE TABLE emoji (id INTEGER PRIMARY KEY, name TEXT NOT NULL);"), 0o644)
-	applied, _ := d1.ApplyMigrations(ctx, db, migrations)
+	applied, _ := d1.ApplyMigrations(ctx, db, migrations, "")
 	fmt.Println("applied:", applied)
 
 	r, _ := db.Run(ctx, d1.Statement{SQL: "INSERT INTO emoji (name) VALUES (?)", Params: []any{"cat"}})

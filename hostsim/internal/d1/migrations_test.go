@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/internal/d1migrate"
 )
 
 func writeMigrations(t *testing.T, dir string, files map[string]string) {
@@ -35,7 +37,7 @@ CREATE INDEX emoji_name ON emoji(name);
 		"0004_pragma.sql": "PRAGMA defer_foreign_keys = true;\nCREATE TABLE IF NOT EXISTS kw (emoji_id INTEGER REFERENCES emoji(id), word TEXT);",
 	})
 
-	applied, err := ApplyMigrations(bg, db, dir)
+	applied, err := ApplyMigrations(bg, db, dir, "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0001_init.sql", "0002_seed.sql", "3_trigger.sql", "0004_pragma.sql", "0005_empty.sql", "0010_tags.sql", "notes.sql"}, applied)
 
@@ -47,12 +49,12 @@ CREATE INDEX emoji_name ON emoji(name);
 	}, values(r))
 	assert.Equal(t, [][]any{{int64(2)}}, values(mustRun(t, db, "SELECT count(*) FROM emoji")))
 
-	again, err := ApplyMigrations(bg, db, dir)
+	again, err := ApplyMigrations(bg, db, dir, "")
 	require.NoError(t, err)
 	assert.Empty(t, again, "idempotent")
 
 	writeMigrations(t, dir, map[string]string{"0011_more.sql": "INSERT INTO emoji (name) VALUES ('fox');"})
-	more, err := ApplyMigrations(bg, db, dir)
+	more, err := ApplyMigrations(bg, db, dir, "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0011_more.sql"}, more)
 	assert.Equal(t, [][]any{{"[]"}}, values(mustRun(t, db, "SELECT tags FROM emoji WHERE name = 'fox'")), "the trigger from 3_trigger.sql runs")
@@ -66,9 +68,9 @@ func TestFailingMigration(t *testing.T) {
 		"0002_bad.sql":  "CREATE TABLE b (x INTEGER);\nINSERT INTO missing VALUES (1);",
 		"0003_next.sql": "CREATE TABLE c (x INTEGER);",
 	})
-	applied, err := ApplyMigrations(bg, db, dir)
+	applied, err := ApplyMigrations(bg, db, dir, "")
 	assert.Equal(t, []string{"0001_ok.sql"}, applied)
-	var me *MigrationError
+	var me *d1migrate.Error
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, "0002_bad.sql", me.Name)
 	var e *Error
@@ -81,7 +83,7 @@ func TestFailingMigration(t *testing.T) {
 	assert.Equal(t, [][]any{{"0001_ok.sql"}}, values(mustRun(t, db, "SELECT name FROM d1_migrations")))
 
 	writeMigrations(t, dir, map[string]string{"0002_bad.sql": "CREATE TABLE b (x INTEGER);"})
-	applied, err = ApplyMigrations(bg, db, dir)
+	applied, err = ApplyMigrations(bg, db, dir, "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0002_bad.sql", "0003_next.sql"}, applied)
 }
@@ -99,7 +101,7 @@ func TestMigrationRules(t *testing.T) {
 			db := openDB(t)
 			dir := t.TempDir()
 			writeMigrations(t, dir, map[string]string{"0001_x.sql": tc.body})
-			applied, err := ApplyMigrations(bg, db, dir)
+			applied, err := ApplyMigrations(bg, db, dir, "")
 			assert.Empty(t, applied)
 			assert.ErrorContains(t, err, tc.want)
 		})
@@ -110,37 +112,17 @@ func TestMigrationsTableAndDir(t *testing.T) {
 	db := openDB(t)
 	dir := t.TempDir()
 	writeMigrations(t, dir, map[string]string{"0001_x.sql": "CREATE TABLE x (a);", "0002_it's.sql": "CREATE TABLE y (a);"})
-	applied, err := ApplyMigrations(bg, db, dir, WithMigrationsTable("schema_history"), nil)
+	applied, err := ApplyMigrations(bg, db, dir, "schema_history")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0001_x.sql", "0002_it's.sql"}, applied)
 	assert.Equal(t, [][]any{{int64(2)}}, values(mustRun(t, db, "SELECT count(*) FROM schema_history")))
 	_, err = db.Run(bg, Statement{SQL: "SELECT * FROM d1_migrations"})
 	assert.Error(t, err, "the default table was not created")
 
-	_, err = ApplyMigrations(bg, db, dir, WithMigrationsTable("bad name; DROP TABLE x"))
+	_, err = ApplyMigrations(bg, db, dir, "bad name; DROP TABLE x")
 	assert.ErrorContains(t, err, "plain SQL identifier")
 
-	_, err = ApplyMigrations(bg, db, filepath.Join(dir, "missing"))
+	_, err = ApplyMigrations(bg, db, filepath.Join(dir, "missing"), "")
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.ErrorContains(t, err, "no migrations present at")
-}
-
-func TestMigrationNumber(t *testing.T) {
-	cases := []struct {
-		name string
-		n    int64
-		ok   bool
-	}{
-		{"0001_init.sql", 1, true},
-		{"12_x.sql", 12, true},
-		{"7abc_x.sql", 7, true},
-		{"-3_x.sql", -3, true},
-		{"init.sql", 0, false},
-		{"_x.sql", 0, false},
-	}
-	for _, tc := range cases {
-		n, ok := migrationNumber(tc.name)
-		assert.Equal(t, tc.ok, ok, tc.name)
-		assert.Equal(t, tc.n, n, tc.name)
-	}
 }

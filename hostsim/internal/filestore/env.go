@@ -15,27 +15,27 @@ type Env struct {
 	Rand io.Reader
 }
 
-// Option changes an Env. The binding packages expose it as their own
-// Option, with WithClock and WithRand.
-type Option func(*Env)
+// Config is how a store's Env is made: an immutable value (every With…
+// returns a changed copy) that NewEnv checks as a whole. The store packages
+// (kv, r2, cache) take it as their own Config, through OpenWithConfig.
+type Config struct {
+	now  func() time.Time
+	rand io.Reader
+}
+
+// NewConfig is the default: time.Now and crypto/rand.
+func NewConfig() Config { return Config{now: time.Now, rand: rand.Reader} }
 
 // WithClock replaces time.Now.
-func WithClock(now func() time.Time) Option {
-	return func(e *Env) { e.Now = now }
-}
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 
 // WithRand replaces crypto/rand.
-func WithRand(r io.Reader) Option {
-	return func(e *Env) { e.Rand = r }
-}
+func (c Config) WithRand(r io.Reader) Config { c.rand = r; return c }
 
-// NewEnv applies opts over time.Now and crypto/rand and reports every
-// problem, including an empty directory name, at once.
-func NewEnv(dir string, opts []Option) (Env, error) {
-	env := Env{Now: time.Now, Rand: rand.Reader}
-	for _, opt := range opts {
-		opt(&env)
-	}
+// NewEnv makes the Env of c and reports every problem, including an empty
+// directory name, at once.
+func NewEnv(dir string, c Config) (Env, error) {
+	env := Env{Now: c.now, Rand: c.rand}
 	var errs []error
 	if dir == "" {
 		errs = append(errs, errors.New("empty directory name"))

@@ -14,7 +14,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -299,7 +301,7 @@ func (inst *Instance) writeArgs(argv []string, env map[string]string) (int, uint
 		ptrs = append(ptrs, p)
 	}
 	ptrs = append(ptrs, 0)
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		p, err := strPtr(k + "=" + env[k])
 		if err != nil {
 			return 0, 0, err

@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -111,11 +113,11 @@ func New(ctx context.Context, cfg Config) (*Isolate, error) {
 		stderr = io.Discard
 	}
 	rt.OnUncaught = func(err error) { fmt.Fprintf(stderr, "uncaught: %v\n", err) }
-	var opts []webapi.Option
+	web := webapi.NewConfig()
 	if cfg.HTTPClient != nil {
-		opts = append(opts, webapi.WithHTTPClient(cfg.HTTPClient))
+		web = web.WithHTTPClient(cfg.HTTPClient)
 	}
-	iso := &Isolate{cfg: cfg, rt: rt, web: webapi.Install(rt, opts...)}
+	iso := &Isolate{cfg: cfg, rt: rt, web: webapi.InstallWithConfig(rt, web)}
 	go rt.Run(context.WithoutCancel(ctx))
 	errc := make(chan error, 1)
 	rt.Post(func() {
@@ -305,7 +307,7 @@ func (iso *Isolate) dispatchFetch(in *instance, req Request, reply func(*Respons
 	obj.Define("method", req.Method)
 	obj.Define("url", req.URL)
 	var pairs []jsrt.Value
-	for _, k := range sortedHeaderNames(req.Header) {
+	for _, k := range slices.Sorted(maps.Keys(req.Header)) {
 		for _, v := range req.Header[k] {
 			pairs = append(pairs, rt.NewArray(strings.ToLower(k), v))
 		}

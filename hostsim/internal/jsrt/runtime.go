@@ -34,22 +34,29 @@ type Runtime struct {
 	OnUncaught func(error)
 }
 
-// Option configures a Runtime.
-type Option func(*Runtime)
+// Config configures NewWithConfig. It is an immutable value: start from
+// NewConfig; every With… returns a changed copy.
+type Config struct{ clock func() time.Time }
 
-// WithClock sets the wall clock that Date and timers read.
-func WithClock(now func() time.Time) Option { return func(r *Runtime) { r.clock = now } }
+// NewConfig is the default: the wall clock is time.Now.
+func NewConfig() Config { return Config{clock: time.Now} }
 
-// New makes a realm with the standard built-ins installed.
-func New(opts ...Option) *Runtime {
+// WithClock sets the wall clock that Date and timers read (nil: time.Now).
+func (c Config) WithClock(now func() time.Time) Config { c.clock = now; return c }
+
+// New makes a realm with the standard built-ins installed, with NewConfig.
+func New() *Runtime { return NewWithConfig(NewConfig()) }
+
+// NewWithConfig is New with a Config.
+func NewWithConfig(cfg Config) *Runtime {
 	rt := &Runtime{
 		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		timers: map[int]*time.Timer{},
-		clock:  time.Now,
+		clock:  cfg.clock,
 	}
-	for _, o := range opts {
-		o(rt)
+	if rt.clock == nil {
+		rt.clock = time.Now
 	}
 	rt.installBuiltins()
 	return rt

@@ -13,7 +13,7 @@ func ExampleNamespace() {
 	dir, _ := os.MkdirTemp("", "kv-example")
 	defer os.RemoveAll(dir)
 	now := time.Unix(1_800_000_000, 0)
-	ns, _ := kv.Open(dir, kv.WithClock(func() time.Time { return now }))
+	ns, _ := kv.OpenWithConfig(dir, kv.NewConfig().WithClock(func() time.Time { return now }))
 	ctx := context.Background()
 
 	_ = ns.Put(ctx, "alias:cat", []byte("🐱"), kv.PutOptions{ExpirationTTL: 60})

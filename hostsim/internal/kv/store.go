@@ -17,17 +17,20 @@ type Namespace struct {
 	now   func() time.Time
 }
 
-// Option configures Open: WithClock.
-type Option = filestore.Option
+// Config configures OpenWithConfig: WithClock (tests move time forward instead of sleeping through expirations). It is an immutable
+// value: start from NewConfig; every With… returns a changed copy.
+type Config = filestore.Config
 
-// WithClock replaces time.Now, so tests move time forward instead of
-// sleeping through expirations.
-func WithClock(now func() time.Time) Option { return filestore.WithClock(now) }
+// NewConfig is the default: time.Now and crypto/rand.
+func NewConfig() Config { return filestore.NewConfig() }
 
 // Open opens (creating if needed) the namespace stored in dir. Use one
 // directory per namespace.
-func Open(dir string, opts ...Option) (*Namespace, error) {
-	env, err := filestore.NewEnv(dir, opts)
+func Open(dir string) (*Namespace, error) { return OpenWithConfig(dir, NewConfig()) }
+
+// OpenWithConfig is Open with a Config.
+func OpenWithConfig(dir string, cfg Config) (*Namespace, error) {
+	env, err := filestore.NewEnv(dir, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kv: %w", err)
 	}

@@ -38,7 +38,7 @@ func (c *fakeClock) Unix() int64 { return c.Now().Unix() }
 
 func openNS(t *testing.T, dir string, clock *fakeClock) *Namespace {
 	t.Helper()
-	ns, err := Open(dir, WithClock(clock.Now))
+	ns, err := OpenWithConfig(dir, NewConfig().WithClock(clock.Now))
 	require.NoError(t, err)
 	return ns
 }
@@ -308,7 +308,7 @@ func TestCancelledContext(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	_, err := Open("")
 	require.Error(t, err)
-	_, err = Open(t.TempDir(), WithClock(nil))
+	_, err = OpenWithConfig(t.TempDir(), NewConfig().WithClock(nil))
 	require.Error(t, err)
 }
 

@@ -33,19 +33,19 @@ type Bucket struct {
 	mu sync.RWMutex // serialises onlyIf checks with the writes they guard
 }
 
-// Option configures Open: WithClock and WithRand.
-type Option = filestore.Option
+// Config configures OpenWithConfig: WithClock (Uploaded and onlyIf date checks) and WithRand (version ids, the same every test run). It is an immutable
+// value: start from NewConfig; every With… returns a changed copy.
+type Config = filestore.Config
 
-// WithClock replaces time.Now (for Uploaded and onlyIf date checks).
-func WithClock(now func() time.Time) Option { return filestore.WithClock(now) }
-
-// WithRand replaces crypto/rand as the source of version ids, so tests get
-// the same versions every run.
-func WithRand(r io.Reader) Option { return filestore.WithRand(r) }
+// NewConfig is the default: time.Now and crypto/rand.
+func NewConfig() Config { return filestore.NewConfig() }
 
 // Open opens (creating if needed) the bucket stored in dir.
-func Open(dir string, opts ...Option) (*Bucket, error) {
-	env, err := filestore.NewEnv(dir, opts)
+func Open(dir string) (*Bucket, error) { return OpenWithConfig(dir, NewConfig()) }
+
+// OpenWithConfig is Open with a Config.
+func OpenWithConfig(dir string, cfg Config) (*Bucket, error) {
+	env, err := filestore.NewEnv(dir, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}

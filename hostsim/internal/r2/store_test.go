@@ -49,7 +49,7 @@ func openBucket(t *testing.T) testBucket {
 	t.Helper()
 	now := t0
 	dir := t.TempDir()
-	b, err := Open(dir, WithClock(func() time.Time { return now }), WithRand(&countingRand{}))
+	b, err := OpenWithConfig(dir, NewConfig().WithClock(func() time.Time { return now }).WithRand(&countingRand{}))
 	require.NoError(t, err)
 	return testBucket{Bucket: b, now: &now, dir: dir}
 }
@@ -143,7 +143,7 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 	put := tb.put(t, "a/1.png", "\x89PNG", PutOptions{HTTPMetadata: HTTPMetadata{ContentType: "image/png"}})
 	tb.put(t, "b", "bee", PutOptions{})
 
-	reopened, err := Open(tb.dir, WithClock(func() time.Time { return t0 }))
+	reopened, err := OpenWithConfig(tb.dir, NewConfig().WithClock(func() time.Time { return t0 }))
 	require.NoError(t, err)
 	obj, body, err := reopened.Get(ctx, "a/1.png", GetOptions{})
 	require.NoError(t, err)
@@ -174,7 +174,7 @@ func TestOpenRemovesOrphanBodies(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	_, err := Open("", WithClock(nil), WithRand(nil))
+	_, err := OpenWithConfig("", NewConfig().WithClock(nil).WithRand(nil))
 	require.Error(t, err)
 	for _, want := range []string{"WithClock", "WithRand", "empty directory"} {
 		assert.Contains(t, err.Error(), want, "all problems are reported at once")

@@ -9,7 +9,7 @@ import (
 
 func ExampleLimiter_Limit() {
 	now := time.Unix(1_800_000_000-1_800_000_000%60, 0)
-	l, err := ratelimit.New(2, ratelimit.PeriodMinute, ratelimit.WithClock(func() time.Time { return now }))
+	l, err := ratelimit.NewWithConfig(2, ratelimit.PeriodMinute, ratelimit.NewConfig().WithClock(func() time.Time { return now }))
 	if err != nil {
 		panic(err)
 	}

@@ -22,34 +22,34 @@ type Limiter struct {
 	counts map[string]int
 }
 
-// Option configures New.
-type Option func(*config)
-
-type config struct {
+// Config configures NewWithConfig. It is an immutable value: start from
+// NewConfig; every With… returns a changed copy.
+type Config struct {
 	now   func() time.Time
 	scale int
 }
 
+// NewConfig is the default: time.Now and scale 1.
+func NewConfig() Config { return Config{now: time.Now, scale: 1} }
+
 // WithClock replaces time.Now, so tests step across windows without sleeping.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
-}
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 
 // WithScale multiplies the limit by factor. It is a switch for load tests
 // that send every request from one address (so one key) and would otherwise
 // measure the limiter instead of the system; leave it off (1) anywhere the
 // production limit must hold.
-func WithScale(factor int) Option {
-	return func(c *config) { c.scale = factor }
-}
+func (c Config) WithScale(factor int) Config { c.scale = factor; return c }
 
 // New makes a limiter allowing limit calls per key in each period, which must
-// be 10 or 60 seconds, as Cloudflare's configuration requires.
-func New(limit int, period time.Duration, opts ...Option) (*Limiter, error) {
-	cfg := config{now: time.Now, scale: 1}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
+// be 10 or 60 seconds, as Cloudflare's configuration requires, with
+// NewConfig.
+func New(limit int, period time.Duration) (*Limiter, error) {
+	return NewWithConfig(limit, period, NewConfig())
+}
+
+// NewWithConfig is New with a Config; every problem is reported at once.
+func NewWithConfig(limit int, period time.Duration, cfg Config) (*Limiter, error) {
 	if err := validate(limit, period, cfg); err != nil {
 		return nil, err
 	}

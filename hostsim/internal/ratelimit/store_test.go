@@ -24,24 +24,24 @@ func TestNewValidation(t *testing.T) {
 		name    string
 		limit   int
 		period  time.Duration
-		opts    []Option
+		cfg     Config
 		wantErr []string
 	}{
-		{"ten seconds", 5, 10 * time.Second, nil, nil},
-		{"minute", 5, time.Minute, nil, nil},
-		{"scaled", 5, time.Minute, []Option{WithScale(10)}, nil},
-		{"30 s period", 5, 30 * time.Second, nil, []string{"unsupported period: 30"}},
-		{"sub-second period", 5, 1500 * time.Millisecond, nil, []string{"unsupported period: 1.5s"}},
-		{"zero limit", 0, time.Minute, nil, []string{"limit must be greater than 0: 0"}},
-		{"zero scale", 1, time.Minute, []Option{WithScale(0)}, []string{"scale must be at least 1: 0"}},
-		{"nil clock", 1, time.Minute, []Option{WithClock(nil)}, []string{"WithClock needs a clock function"}},
-		{"everything at once", -1, time.Hour, []Option{WithScale(-2)}, []string{
+		{"ten seconds", 5, 10 * time.Second, NewConfig(), nil},
+		{"minute", 5, time.Minute, NewConfig(), nil},
+		{"scaled", 5, time.Minute, NewConfig().WithScale(10), nil},
+		{"30 s period", 5, 30 * time.Second, NewConfig(), []string{"unsupported period: 30"}},
+		{"sub-second period", 5, 1500 * time.Millisecond, NewConfig(), []string{"unsupported period: 1.5s"}},
+		{"zero limit", 0, time.Minute, NewConfig(), []string{"limit must be greater than 0: 0"}},
+		{"zero scale", 1, time.Minute, NewConfig().WithScale(0), []string{"scale must be at least 1: 0"}},
+		{"nil clock", 1, time.Minute, NewConfig().WithClock(nil), []string{"WithClock needs a clock function"}},
+		{"everything at once", -1, time.Hour, NewConfig().WithScale(-2), []string{
 			"limit must be greater than 0: -1", "unsupported period: 3600", "scale must be at least 1: -2",
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := New(tt.limit, tt.period, tt.opts...)
+			l, err := NewWithConfig(tt.limit, tt.period, tt.cfg)
 			if tt.wantErr == nil {
 				require.NoError(t, err)
 				require.NotNil(t, l)
@@ -88,7 +88,7 @@ func TestFixedWindows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var now time.Time
-			l, err := New(2, tt.period, WithClock(clockAt(&now)))
+			l, err := NewWithConfig(2, tt.period, NewConfig().WithClock(clockAt(&now)))
 			require.NoError(t, err)
 			for i, step := range tt.steps {
 				now = windowStart.Add(step.at)
@@ -100,7 +100,7 @@ func TestFixedWindows(t *testing.T) {
 
 func TestKeysAreIndependent(t *testing.T) {
 	now := windowStart
-	l, err := New(1, 10*time.Second, WithClock(clockAt(&now)))
+	l, err := NewWithConfig(1, 10*time.Second, NewConfig().WithClock(clockAt(&now)))
 	require.NoError(t, err)
 	assert.True(t, l.Limit("alice"))
 	assert.False(t, l.Limit("alice"))
@@ -110,7 +110,7 @@ func TestKeysAreIndependent(t *testing.T) {
 
 func TestScale(t *testing.T) {
 	now := windowStart
-	l, err := New(3, time.Minute, WithClock(clockAt(&now)), WithScale(4))
+	l, err := NewWithConfig(3, time.Minute, NewConfig().WithClock(clockAt(&now)).WithScale(4))
 	require.NoError(t, err)
 	assert.Equal(t, 12, l.EffectiveLimit())
 	allowed := 0
@@ -124,7 +124,7 @@ func TestScale(t *testing.T) {
 
 func TestConcurrentCallsCountExactly(t *testing.T) {
 	now := windowStart
-	l, err := New(100, time.Minute, WithClock(clockAt(&now)))
+	l, err := NewWithConfig(100, time.Minute, NewConfig().WithClock(clockAt(&now)))
 	require.NoError(t, err)
 	var allowed atomic.Int64
 	var wg sync.WaitGroup

@@ -7,7 +7,7 @@ import (
 )
 
 // validate reports every problem with a configuration at once.
-func validate(limit int, period time.Duration, cfg config) error {
+func validate(limit int, period time.Duration, cfg Config) error {
 	var errs []error
 	if limit <= 0 {
 		errs = append(errs, fmt.Errorf(msgLimitNotPositive, limit))

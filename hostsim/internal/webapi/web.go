@@ -17,18 +17,26 @@ type Web struct {
 	client                      *http.Client
 }
 
-// Option configures Install.
-type Option func(*Web)
+// Config configures InstallWithConfig. It is an immutable value: start
+// from NewConfig; every With… returns a changed copy.
+type Config struct{ client *http.Client }
+
+// NewConfig is the default: a zero http.Client behind fetch.
+func NewConfig() Config { return Config{client: &http.Client{}} }
 
 // WithHTTPClient sets the client behind global fetch (outbound requests go
-// over real HTTP).
-func WithHTTPClient(c *http.Client) Option { return func(w *Web) { w.client = c } }
+// over real HTTP; nil: a zero http.Client).
+func (c Config) WithHTTPClient(client *http.Client) Config { c.client = client; return c }
 
-// Install adds the web classes and fetch to rt's global object.
-func Install(rt *jsrt.Runtime, opts ...Option) *Web {
-	w := &Web{rt: rt, client: &http.Client{}}
-	for _, o := range opts {
-		o(w)
+// Install adds the web classes and fetch to rt's global object, with
+// NewConfig.
+func Install(rt *jsrt.Runtime) *Web { return InstallWithConfig(rt, NewConfig()) }
+
+// InstallWithConfig is Install with a Config.
+func InstallWithConfig(rt *jsrt.Runtime, cfg Config) *Web {
+	w := &Web{rt: rt, client: cfg.client}
+	if w.client == nil {
+		w.client = &http.Client{}
 	}
 	w.installHeaders()
 	w.installStreams()

@@ -14,11 +14,16 @@
 //
 // Example:
 //
-//	cfg, err := wrangler.Load("wrangler.toml", wrangler.WithEnv("staging"))
+//	cfg, err := wrangler.LoadWithConfig("wrangler.toml", wrangler.NewLoadConfig().WithEnv("staging"))
 //	if err == nil {
 //		err = cfg.Validate()
 //	}
 package wrangler
+
+import (
+	"maps"
+	"slices"
+)
 
 // Default values wrangler applies when a key is absent.
 const (
@@ -139,7 +144,7 @@ type RateLimit struct {
 // order.
 func (c Config) Bindings() []Binding {
 	var out []Binding
-	for _, k := range sortedKeys(c.Vars) {
+	for _, k := range slices.Sorted(maps.Keys(c.Vars)) {
 		out = append(out, Binding{Name: k, Kind: "vars"})
 	}
 	for _, b := range c.KVNamespaces {

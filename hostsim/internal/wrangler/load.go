@@ -15,18 +15,18 @@ import (
 // ErrNoEnv is returned by Load when the requested environment is not in the file.
 var ErrNoEnv = errors.New("wrangler: no such environment")
 
-// Option changes how Load reads a file.
-type Option func(*loadOptions)
-
-type loadOptions struct {
+// LoadConfig configures LoadWithConfig. It is an immutable value: start
+// from NewLoadConfig; every With… returns a changed copy.
+type LoadConfig struct {
 	env string
 }
 
+// NewLoadConfig is the default: the top level, no environment.
+func NewLoadConfig() LoadConfig { return LoadConfig{} }
+
 // WithEnv selects an [env.<name>] table, as `wrangler dev --env <name>` does.
 // The empty name selects the top level.
-func WithEnv(name string) Option {
-	return func(o *loadOptions) { o.env = name }
-}
+func (c LoadConfig) WithEnv(name string) LoadConfig { c.env = name; return c }
 
 // raw mirrors the TOML keys hostsim understands; pointers tell "absent" from
 // "empty" where wrangler's inheritance needs it.
@@ -91,13 +91,10 @@ type rawRateLimit struct {
 // Load reads a wrangler.toml and resolves the selected environment. It fails
 // only when the file cannot be read or parsed or the environment is missing;
 // everything else wrong with the contents is reported by Validate.
-func Load(path string, opts ...Option) (Config, error) {
-	var o loadOptions
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+func Load(path string) (Config, error) { return LoadWithConfig(path, NewLoadConfig()) }
+
+// LoadWithConfig is Load with a LoadConfig.
+func LoadWithConfig(path string, o LoadConfig) (Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("wrangler: %w", err)
@@ -342,13 +339,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -160,7 +160,7 @@ func TestLoadEnvironments(t *testing.T) {
 	p := writeConfig(t, project)
 	dir := filepath.Dir(p)
 
-	staging, err := Load(p, WithEnv("staging"))
+	staging, err := LoadWithConfig(p, NewLoadConfig().WithEnv("staging"))
 	require.NoError(t, err)
 	assert.Equal(t, "staging", staging.Env)
 	assert.Equal(t, "emojisearch-staging", staging.Name)
@@ -181,7 +181,7 @@ func TestLoadEnvironments(t *testing.T) {
 	assert.Equal(t, []string{"workers_dev", "env.staging.route"}, staging.Ignored)
 	require.NotNil(t, staging.SendMetrics, "send_metrics is top-level only")
 
-	prod, err := Load(p, WithEnv("production"))
+	prod, err := LoadWithConfig(p, NewLoadConfig().WithEnv("production"))
 	require.NoError(t, err)
 	assert.Equal(t, "emojisearch-prod", prod.Name)
 	assert.Equal(t, "2026-10-01", prod.CompatibilityDate)
@@ -189,11 +189,11 @@ func TestLoadEnvironments(t *testing.T) {
 	assert.Equal(t, []string{"*/5 * * * *", "0 3 * * SUN"}, prod.Crons, "triggers are inherited")
 	assert.Len(t, prod.Warnings, 6)
 
-	_, err = Load(p, WithEnv("qa"))
+	_, err = LoadWithConfig(p, NewLoadConfig().WithEnv("qa"))
 	require.ErrorIs(t, err, ErrNoEnv)
 	assert.Contains(t, err.Error(), `"qa"`)
 
-	top, err := Load(p, WithEnv(""), nil)
+	top, err := LoadWithConfig(p, NewLoadConfig().WithEnv(""))
 	require.NoError(t, err)
 	assert.Equal(t, "emojisearch", top.Name)
 }

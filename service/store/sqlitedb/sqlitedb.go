@@ -19,16 +19,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"modernc.org/sqlite"
 
+	"github.com/emojisearch/emojisearch/internal/d1migrate"
 	"github.com/emojisearch/emojisearch/service/store"
 )
 
@@ -73,69 +72,14 @@ func RepoMigrations() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "migrations")
 }
 
-// migrate applies the *.sql files not yet recorded in d1_migrations, in the
-// order of their number prefix, each file with its record in one
-// transaction, as wrangler does.
+// migrate applies the *.sql files of dir not yet recorded in d1_migrations,
+// by wrangler's rules (internal/d1migrate, the same code hostsim's D1
+// applies them with), each file with its record in one transaction.
 func (d *DB) migrate(ctx context.Context, dir string) error {
-	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS d1_migrations (
-		id INTEGER PRIMARY KEY AUTOINCREMENT,
-		name TEXT UNIQUE,
-		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("sqlitedb: migrations: %w", err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".sql") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.SliceStable(names, func(i, j int) bool {
-		ni, iok := number(names[i])
-		nj, jok := number(names[j])
-		if iok != jok {
-			return iok
-		}
-		if ni != nj {
-			return ni < nj
-		}
-		return names[i] < names[j]
-	})
-	for _, name := range names {
-		var n int
-		if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM d1_migrations WHERE name = ?", name).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			continue
-		}
-		body, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		if err := d.inTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, "INSERT INTO d1_migrations (name) VALUES (?)", name)
-			return err
-		}); err != nil {
-			return fmt.Errorf("sqlitedb: migration %s: %w", name, err)
-		}
+	if _, err := d1migrate.Apply(ctx, d1migrate.SQL(d.db), dir, ""); err != nil {
+		return fmt.Errorf("sqlitedb: %w", mapError(err))
 	}
 	return nil
-}
-
-func number(name string) (int64, bool) {
-	prefix, _, ok := strings.Cut(name, "_")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(prefix, 10, 64)
-	return n, err == nil
 }
 
 // All implements store.DB.

@@ -16,11 +16,7 @@ type Client struct{ v js.Value }
 
 // Open returns the AI binding bound as name, or jsutil.ErrUnbound.
 func Open(name string) (*Client, error) {
-	v := jsutil.Env().Get(name)
-	if v.IsUndefined() {
-		return nil, jsutil.ErrUnbound
-	}
-	return &Client{v: v}, nil
+	return jsutil.OpenBinding(name, func(v js.Value) *Client { return &Client{v: v} })
 }
 
 // Run calls model with inputs and decodes the output into out.
@@ -45,7 +41,7 @@ func (c *Client) RunImage(ctx context.Context, model string, inputs any, image [
 	if err != nil {
 		return err
 	}
-	in.Set("image", js.Global().Get("Array").Call("from", jsutil.NewBytes(image)))
+	in.Set("image", jsutil.Array.Call("from", jsutil.NewBytes(image)))
 	res, err := jsutil.CallAwait(ctx, c.v, "run", model, in)
 	if err != nil {
 		return err

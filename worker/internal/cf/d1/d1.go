@@ -19,11 +19,7 @@ type DB struct{ v js.Value }
 
 // Open returns the database bound as name, or jsutil.ErrUnbound.
 func Open(name string) (*DB, error) {
-	v := jsutil.Env().Get(name)
-	if v.IsUndefined() {
-		return nil, jsutil.ErrUnbound
-	}
-	return &DB{v: v}, nil
+	return jsutil.OpenBinding(name, func(v js.Value) *DB { return &DB{v: v} })
 }
 
 // Statement is SQL with its positional parameters (nil, bool, numbers,

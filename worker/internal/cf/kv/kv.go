@@ -16,11 +16,7 @@ type Namespace struct{ v js.Value }
 
 // Open returns the namespace bound as name, or jsutil.ErrUnbound.
 func Open(name string) (*Namespace, error) {
-	v := jsutil.Env().Get(name)
-	if v.IsUndefined() {
-		return nil, jsutil.ErrUnbound
-	}
-	return &Namespace{v: v}, nil
+	return jsutil.OpenBinding(name, func(v js.Value) *Namespace { return &Namespace{v: v} })
 }
 
 // Get returns key's value; found is false for a missing key (never the

@@ -17,11 +17,7 @@ type Bucket struct{ v js.Value }
 
 // Open returns the bucket bound as name, or jsutil.ErrUnbound.
 func Open(name string) (*Bucket, error) {
-	v := jsutil.Env().Get(name)
-	if v.IsUndefined() {
-		return nil, jsutil.ErrUnbound
-	}
-	return &Bucket{v: v}, nil
+	return jsutil.OpenBinding(name, func(v js.Value) *Bucket { return &Bucket{v: v} })
 }
 
 // HTTPMetadata is what R2 keeps of an object's HTTP headers.

@@ -15,11 +15,7 @@ type Limiter struct{ v js.Value }
 
 // Open returns the limiter bound as name, or jsutil.ErrUnbound.
 func Open(name string) (*Limiter, error) {
-	v := jsutil.Env().Get(name)
-	if v.IsUndefined() {
-		return nil, jsutil.ErrUnbound
-	}
-	return &Limiter{v: v}, nil
+	return jsutil.OpenBinding(name, func(v js.Value) *Limiter { return &Limiter{v: v} })
 }
 
 // Allow counts one call for key and reports whether it is within the limit.

@@ -1,4 +1,4 @@
-package binding_test
+package cf_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/hostsim/internal/binding"
+	"github.com/emojisearch/emojisearch/hostsim/internal/cf"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
 	"github.com/emojisearch/emojisearch/hostsim/internal/webapi"
 )
@@ -51,7 +51,7 @@ func TestAIRunSpeaksTheWorkersAIShape(t *testing.T) {
 	defer rt.Close()
 	calls := make(chan jsrt.Value, 2)
 	rt.Post(func() {
-		ai := binding.Realm{RT: rt, Web: webapi.Install(rt)}.AI(echoModel{})
+		ai := cf.Realm{RT: rt, Web: webapi.Install(rt)}.AI(echoModel{})
 		inputs := rt.NewObject()
 		inputs.Define("text", rt.NewArray("cat", "party"))
 		p, err := rt.CallMethod(ai, "run", "@cf/test/embed", inputs)

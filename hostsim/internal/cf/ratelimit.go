@@ -1,4 +1,4 @@
-package binding
+package cf
 
 import (
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"

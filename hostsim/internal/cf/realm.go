@@ -1,8 +1,10 @@
-// Package binding exposes hostsim's local stores to the Worker as the JS
-// objects the Workers runtime provides (env.KV, env.DB, env.OBJECTS, ...).
+// Package cf is the Cloudflare runtime surface as the Worker sees it:
+// hostsim's local stores exposed as the JS objects workerd provides (the env
+// bindings env.KV, env.DB, env.OBJECTS, ... and the caches global). The
+// Worker's side of the same surface has the same name, worker/internal/cf.
 // It only converts between JS values and the stores' Go APIs; behaviour and
-// limits live in the store packages (one per binding).
-package binding
+// limits live in the store packages (one per binding kind).
+package cf
 
 import (
 	"context"

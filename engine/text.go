@@ -1,0 +1,26 @@
+package engine
+
+import "github.com/emojisearch/emojisearch/engine/internal/textnorm"
+
+// MaxQueryLength is MAX_QUERY_LENGTH: characters of a query that are searched.
+const MaxQueryLength = textnorm.MaxQueryLength
+
+// Normalize lowercases, strips Latin accents and punctuation, folds Arabic
+// tashkeel/tatweel and keeps Indic vowel signs; see the pack format. Only the
+// first maxLength characters are read (0: no cut).
+//
+//	Normalize("  Café :JOY: ", 64) == "cafe joy"
+func Normalize(input string, maxLength int) string { return textnorm.Normalize(input, maxLength) }
+
+// Tokenize splits a normalized string into tokens at spaces and script
+// changes between spaced and unspaced (Han, kana, Thai) text.
+func Tokenize(normalized string) []string { return textnorm.Tokenize(normalized) }
+
+// EmbeddingText is the lighter form for the meaning tier: it keeps case,
+// accents, punctuation and emoji; it only cleans whitespace and control
+// characters and cuts to MaxQueryLength characters.
+func EmbeddingText(input string) string { return textnorm.EmbeddingText(input) }
+
+// BoundedEditDistance is the engine's typo distance (optimal string
+// alignment, in characters); max+1 when the distance exceeds max.
+func BoundedEditDistance(a, b string, max int) int { return textnorm.BoundedEditDistance(a, b, max) }
