@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/url"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,9 +11,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fresh makes a query the shared cache has not seen in this run.
+// freshCalls numbers fresh's calls, so no two in one run share a limit.
+var freshCalls atomic.Int64
+
+// freshStart varies the limits between runs against a kept state.
+var freshStart = int64(time.Now().Nanosecond())
+
+// fresh makes a query the shared cache has not seen in this run: each call
+// gets its own limit (10..50), so a test never reads an answer another test
+// cached for the same words (up to 41 calls per run).
 func fresh(q string) string {
-	return url.QueryEscape(q) + fmt.Sprintf("&limit=%d", 10+time.Now().Nanosecond()%40)
+	n := (freshStart + freshCalls.Add(1)) % 41
+	return url.QueryEscape(q) + fmt.Sprintf("&limit=%d", 10+n)
 }
 
 func results(t *testing.T, body map[string]any) []map[string]any {
