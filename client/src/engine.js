@@ -6,7 +6,6 @@
 import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
 import { assertPack, FIELDS, ROW_INDEX } from './format.js'
 import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
-import { stopLocales, notStop, namesGender, flagWord } from './words.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
@@ -159,6 +158,15 @@ class Index {
     const en = packs.find((p) => p.locale === 'en' && p.part === 'core')
     if (!en) throw new TypeError('emojisearch: no English core pack')
     this.packVersion = en.packVersion
+    // The word lists of the ranking rules come with the English core pack
+    // (packs/FORMAT.md "words"; Go: engine/internal/index/stop.go, their
+    // one source), normalized: stop maps a function word to its locales.
+    const w = en.words || {}
+    const stop = (this.stop = new Map())
+    for (const loc in w.stop) for (const t of w.stop[loc]) stop.set(t, [...(stop.get(t) || []), loc])
+    this.notStop = w.notStop || {}
+    this.gender = new Set(w.gender)
+    this.flag = new Set(w.flag)
     const E = (this.entries = [])
     const ids = (this.ids = new Map())
     const keys = (this.keys = new Map())
@@ -398,8 +406,8 @@ class Index {
     this.unitWeights(units, p)
     // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
     this.multi = units.some((u) => u.k !== units[0].k)
-    this.gender = units.some((u) => namesGender(u.t))
-    this.flags = !this.multi || units.some((u) => flagWord(u.t))
+    this.gendered = units.some((u) => this.gender.has(u.t) || /[女男]/.test(u.t))
+    this.flags = !this.multi || units.some((u) => this.flag.has(u.t))
     this.unspaced = units[0].u && !this.multi
     for (let ui = 0; ui < units.length; ui++) this.matchUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
     this.score(units.length, p)
@@ -435,8 +443,8 @@ class Index {
   }
 
   isStop(word, p) {
-    const locs = stopLocales(word)
-    if (!locs || (p.loc >= 0 && notStop(this.segs[p.loc].locale, word))) return false
+    const locs = this.stop.get(word)
+    if (!locs || (p.loc >= 0 && this.notStop[this.segs[p.loc].locale]?.includes(word))) return false
     return this.segs.some((s, si) => p.mask[si] && locs.includes(s.locale))
   }
 
@@ -751,7 +759,7 @@ class Index {
         const direct = hF[h] !== LOW && hF[h] !== TYPO
         const noGender = fm === h || f(fHead[fm] * BONUS) >= hS[h]
         if (!direct || !noGender) continue
-        if (this.gender || out.length >= FAMILY_TOP) {
+        if (this.gendered || out.length >= FAMILY_TOP) {
           flush()
           follow(fm)
         } else if (waiting.length < FAMILY_TOP) {
@@ -888,14 +896,14 @@ class AliasEngine {
       mask[si] = !lang || s.locale === lang || s.locale === 'en' || s.locale === 'custom'
       if (s.locale === lang) loc = si
     })
-    const results = []
+    let results = []
     const seen = new Set()
-    const push = (ei, score, match, field) => {
+    const push = (ei, score, match, field, to = results) => {
       seen.add(ei)
       const e = ix.entries[ei]
       const r = { emoji: e.emoji, id: e.id, score, source: e.custom ? 'custom' : 'alias', label: ix.label(ei, loc), match, field }
       if (e.custom) Object.assign(r, defined(e.custom))
-      results.push(r)
+      to.push(r)
     }
     for (const ei of emojiIn(ix, query)) if (!seen.has(ei) && results.length < limit) push(ei, 1, ix.entries[ei].emoji, 'name')
     const sk = symbolKey(query)
@@ -906,18 +914,31 @@ class AliasEngine {
         }
       })
     }
-    const p = { limit, prefix, loc, mask, relaxed: false }
-    const units = ix.units(tokens, prefix, mask)
-    let hits = ix.search(units, p)
-    if (hits.length < 1 && units.length > 0 && results.length === 0) {
-      p.relaxed = true
-      for (const h of ix.search(ix.relax(units, mask), p)) h.s = Math.min(h.s, F099), hits.push(h)
+    const find = (m, relax) => {
+      const p = { limit, prefix, loc, mask: m, relaxed: false }
+      const units = ix.units(tokens, prefix, m)
+      const hits = ix.search(units, p)
+      if (relax && !hits.length && units.length) {
+        p.relaxed = true
+        for (const h of ix.search(ix.relax(units, m), p)) h.s = Math.min(h.s, F099), hits.push(h)
+      }
+      return hits
     }
-    for (const h of hits) {
-      if (seen.has(h.e) || results.length >= limit) continue
-      push(h.e, Math.min(h.s, 1), ix.pText[h.p], FIELDS[h.f])
+    const add = (hits, to) => {
+      for (const h of hits) if (!seen.has(h.e) && to.length < limit) push(h.e, Math.min(h.s, 1), ix.pText[h.p], FIELDS[h.f], to)
     }
-    const out = { query: q, tokens, results, confidence: results.length ? results[0].score : 0 }
+    // The dictionary ranks as if there were no custom pack; the custom
+    // emoji matched apart come first, within limit (spec 1, custom emoji
+    // rule 1: the search API's order).
+    const ci = ix.segs.findIndex((s) => s.locale === 'custom')
+    add(find(mask.map((m, si) => m && si !== ci), !results.length), results)
+    const conf = results.length ? results[0].score : 0
+    if (ci >= 0) {
+      const custom = []
+      add(find(mask.map((_, si) => si === ci), true), custom)
+      results = [...custom, ...results].slice(0, limit)
+    }
+    const out = { query: q, tokens, results, confidence: conf }
     const culture = options.culture === false ? undefined : options.culture && typeof options.culture === 'object' ? options.culture : this.culture
     if (culture) {
       const L = this._layer
