@@ -111,7 +111,8 @@ export interface AliasEngine {
   search(query: string, options?: SearchOptions): AliasSearchOutput
   get(id: string): EmojiEntry | undefined
   withCulture(culture: CultureFile | undefined): AliasEngine
-  groupLabel(group: number, locale?: string): string
+  /** Engines of the package root only (the bare core of `./core` has none): the group's label in a loaded locale's pack. */
+  groupLabel?(group: number, locale?: string): string
   readonly culture: CultureFile | undefined
   readonly entries: readonly EmojiEntry[]
   readonly locales: readonly string[]

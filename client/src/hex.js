@@ -35,6 +35,13 @@ const multi = {
 }
 const isTone = (p) => p.length === 5 && p.startsWith('1F3F') && p[4] >= 'B' && p[4] <= 'F'
 
+/**
+ * coupleBase maps a two-person sequence with skin tones to the emoji its
+ * tones fold into (👩🏻‍🤝‍👨🏿 is 👫); other hexcodes are returned as they are
+ * (engine.get: the engine's emoji keys drop tones and FE0F by themselves).
+ */
+export const coupleBase = (hex) => multi[hex.toUpperCase().replace(/-1F3F[B-F]/g, '')] || hex
+
 /** baseId maps a skin-tone variant hexcode to its base (FE0F restored after a text-default base in a sequence). */
 export function baseId(hexcode) {
   const parts = String(hexcode ?? '').toUpperCase().split('-')

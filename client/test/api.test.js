@@ -53,6 +53,9 @@ test('engine: search output, get, entries, locales, culture option', () => {
   assert.equal(withExt.search(':)').results[0].field, 'alias') // an emoticon, matched on its raw text
   assert.equal(engine.get('1F44B-1F3FD').emoji, '👋')
   assert.equal(engine.get('👋🏿').id, '1F44B')
+  assert.equal(engine.get('👩🏻‍🤝‍👨🏿').id, '1F46B', 'a couple with two tones is its base emoji')
+  assert.equal(engine.get('1f469-1f3fb-200d-1f91d-200d-1f468-1f3ff').id, '1F46B')
+  assert.equal(engine.get('1F9D1-1F3FB-200D-2764-FE0F-200D-1F48B-200D-1F9D1-1F3FC').id, '1F48F')
   assert.equal(engine.get('nope'), undefined)
   const e = engine.get('😂')
   assert.deepEqual(Object.keys(e).sort(), ['emoji', 'group', 'hasSkinTones', 'id', 'labels', 'version'])
