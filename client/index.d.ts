@@ -121,7 +121,14 @@ export interface AliasEngine {
 export declare const AliasEngine: { prototype: AliasEngine }
 
 export interface EngineOptions { minCoverage?: number; culture?: CultureFile }
-export function createEngine(input: Pack | Pack[], options?: EngineOptions): AliasEngine
+/**
+ * A binary index of a locale (`index.<locale>.bin` under /v1/pack/<version>/) as
+ * ArrayBuffer or Uint8Array: the package root reads it in place instead of
+ * indexing that locale's JSON packs (the English core pack is still required:
+ * entries and word lists). Not accepted by the bare `./core`.
+ */
+export type BinaryIndex = ArrayBuffer | Uint8Array
+export function createEngine(input: Pack | BinaryIndex | (Pack | BinaryIndex)[], options?: EngineOptions): AliasEngine
 
 type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
 export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>

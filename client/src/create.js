@@ -5,6 +5,7 @@
 import { createEngine as core, AliasEngine } from './engine.js'
 import { applyCulture, localDay } from './culture.js'
 import { language } from './hex.js'
+import { BinIndex, indexPack, isBinaryIndex } from './binary.js'
 
 class Engine extends AliasEngine {
   search(query, options = {}) {
@@ -26,5 +27,11 @@ class Engine extends AliasEngine {
   }
 }
 
-/** createEngine builds an AliasEngine from a pack or packs (English core required); options minCoverage and culture. */
-export const createEngine = (input, options) => core(input, options, Engine)
+/**
+ * createEngine builds an AliasEngine from a pack or packs (English core
+ * required); options minCoverage and culture. A locale may be given as its
+ * binary index (index.<locale>.bin as an ArrayBuffer or Uint8Array), read in
+ * place (binary.js) instead of indexing its JSON packs.
+ */
+export const createEngine = (input, options) =>
+  core((Array.isArray(input) ? input : [input]).map((p) => (isBinaryIndex(p) ? indexPack(p) : p)), options, Engine, BinIndex)

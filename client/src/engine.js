@@ -5,7 +5,7 @@
 // (Math.fround at every step), so ties break the same way on both sides.
 import { normalize, tokenize, stem, isAscii, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
 import { assertPack, FIELDS } from './format.js'
-import { hexcodeOf, coupleBase, emojiOfHex, language } from './hex.js'
+import { coupleOf, emojiOfHex, language } from './hex.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
@@ -30,12 +30,12 @@ class Seg {
     this.stems = new Tab() // light stem of a spaced token -> phrase ids
     this.grams = new Tab() // characters and character pairs of unspaced tokens -> phrase ids
     this.sym = new Map() // raw emoticon key -> [entry<<3|field]
-    this.keys = null // sorted terms, built on first prefix use
     this.n = 0 // phrases
     this.maxW = 0
-    this.lab = []
+    this.lab = [] // entry -> label of the locale, when it has a searchable name
     this.grp = []
   }
+  // ks returns the sorted terms, sorted on first prefix use.
   ks() {
     if (!this.keys) {
       const k = [...this.terms.ids.keys()].sort()
@@ -65,6 +65,14 @@ class Seg {
       else end = m
     }
     return [lo, end]
+  }
+  // key is the sorted term at t, term its table id (a binary segment,
+  // binary.js, reads both in place).
+  key(t) {
+    return this.ks()[t]
+  }
+  term(t) {
+    return this.tid[t]
   }
 }
 
@@ -127,6 +135,9 @@ class Tab {
     for (let i = 0; i < N; i += 2) post[at[P[i]]++] = P[i + 1]
     this.last = this.pairs = null
   }
+  get(k) {
+    return this.ids.get(k)
+  }
   has(k) {
     return this.ids.has(k)
   }
@@ -168,7 +179,6 @@ class Index {
     this.flag = new Set(w.flag)
     const E = (this.E = [])
     const ids = (this.ids = new Map())
-    const keys = (this.keys = new Map())
     const add = (p) => {
       const x = p.rowIndex
       for (const r of p.rows) {
@@ -184,8 +194,6 @@ class Index {
         }
         ids.set(id, E.length)
         E.push(e)
-        const k = emojiKey(e.emoji)
-        if (!keys.has(k)) keys.set(k, E.length - 1)
       }
     }
     add(en)
@@ -241,7 +249,6 @@ class Index {
     const s = new Seg(loc)
     const si = this.segs.length
     this.segs.push(s)
-    s.lab = new Array(this.E.length).fill('')
     // A text once per entry and locale: an entry's phrases are one row per
     // pack, so a new text is checked against the row so far and the entry's
     // row of the locale's first pack.
@@ -318,12 +325,22 @@ class Index {
     s.grams.seal()
   }
 
+  // text is the normalized text of phrase pid (a binary segment decodes it on first use).
+  text(pid) {
+    return this.pText[pid]
+  }
+
   label(ei, loc) {
     if (loc >= 0 && this.segs[loc].lab[ei]) return this.segs[loc].lab[ei]
     return this.segs[0].lab[ei] || this.E[ei].label || ''
   }
 
   lookup(emoji) {
+    // Emoji keys (no FE0F, no tones) -> entry, built on first use.
+    if (!this.keys) {
+      this.keys = new Map()
+      this.E.forEach((e, i) => this.keys.has(emojiKey(e.emoji)) || this.keys.set(emojiKey(e.emoji), i))
+    }
     return this.keys.get(emojiKey(emoji))
   }
 
@@ -474,7 +491,7 @@ class Index {
     let df = 0
     for (let si = 0; si < this.segs.length; si++) {
       const t = this.segs[si][table]
-      const id = mask[si] ? t.ids.get(key) : undefined
+      const id = mask[si] ? t.get(key) : undefined
       if (id !== undefined) for (let j = t.off[id]; j < t.off[id + 1]; j++) if (this.pField[t.post[j]] !== LOW) df++
     }
     return df
@@ -510,11 +527,10 @@ class Index {
       for (let si = 0; si < this.segs.length; si++) {
         if (!p.mask[si]) continue
         const seg = this.segs[si]
-        const keys = seg.ks()
         const [lo, hi] = seg.range(pre)
         for (let k = lo; k < hi && k < lo + 64; k++) {
-          const q = f(f(F07 * cutB) / Math.max(utf8Len(keys[k]), blen))
-          matched = this.list(si, seg.terms, seg.tid[k], ui, q, true, p) || matched
+          const q = f(f(F07 * cutB) / Math.max(utf8Len(seg.key(k)), blen))
+          matched = this.list(si, seg.terms, seg.term(k), ui, q, true, p) || matched
         }
       }
     }
@@ -522,27 +538,26 @@ class Index {
 
   mSeg(si, seg, ui, u, last, maxLen, blen, p) {
     let matched = false
-    const exact = seg.terms.ids.get(u.t)
+    const exact = seg.terms.get(u.t)
     if (exact !== undefined) matched = this.list(si, seg.terms, exact, ui, 1, false, p) || matched
     if (!u.u) {
-      const st = seg.stems.ids.get(stem(u.t))
+      const st = seg.stems.get(stem(u.t))
       if (st !== undefined) matched = this.list(si, seg.stems, st, ui, Q_STEM, false, p) || matched
     }
     if (last) {
-      const keys = seg.ks()
       const [lo, hi] = seg.range(u.t)
       const n = f(blen)
       for (let t = lo; t < hi; t++) {
-        const key = keys[t]
+        const key = seg.key(t)
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.list(si, seg.terms, seg.tid[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+        if (key !== u.t) matched = this.list(si, seg.terms, seg.term(t), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
       }
     }
     if (u.u) {
       const c = Array.from(u.t).length
       const q = c === 1 ? Q_UNIGRAM : c === 2 ? Q_BIGRAM : 0
-      const g = q > 0 ? seg.grams.ids.get(u.t) : undefined
+      const g = q > 0 ? seg.grams.get(u.t) : undefined
       if (g !== undefined) matched = this.list(si, seg.grams, g, ui, q, false, p) || matched
     }
     return matched
@@ -550,19 +565,18 @@ class Index {
 
   mTypos(si, seg, ui, text, blen, maxD, p) {
     let matched = false
-    const keys = seg.ks()
     const [lo, hi] = seg.range(String.fromCodePoint(text.codePointAt(0)))
     const [qa, qb] = sig(text)
     const sigs = seg.sigs || (seg.sigs = new Map())
     for (let t = lo; t < hi; t++) {
-      const term = keys[t]
+      const term = seg.key(t)
       let s = sigs.get(term)
       if (!s) sigs.set(term, (s = sig(term)))
       if (pop(qa ^ s[0]) + pop(qb ^ s[1]) > 2 * maxD) continue
       const d0 = utf8Len(term) - blen
       if (d0 > maxD || -d0 > maxD) continue
       const d = boundedEditDistance(text, term, maxD)
-      if (d <= maxD) matched = this.list(si, seg.terms, seg.tid[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
+      if (d <= maxD) matched = this.list(si, seg.terms, seg.term(t), ui, f(1 - f(F015 * (d - 1))), true, p) || matched
     }
     return matched
   }
@@ -628,7 +642,7 @@ class Index {
       const flag = E[e].flag && !this.uns
       if (flag && !this.flags && !whole) continue // a flag never answers one word of a longer query ("in love")
       let w = W[field]
-      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.pText[pid]) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
+      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.text(pid)) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
       const sc = f(pSum[pid] + pCur[pid])
       let v = f(f(f(f(w * this.segW[pSeg[pid]]) * sc) / nu) * f(F06 + f(F04 * pcov)))
       // The query is this phrase, word for word: above every match of parts of it.
@@ -659,7 +673,7 @@ class Index {
     if (fa !== fb) return fa < fb
     const sa = this.pSeg[a], sb = this.pSeg[b]
     if (sa !== sb) return sa < sb
-    const ta = this.pText[a], tb = this.pText[b]
+    const ta = this.text(a), tb = this.text(b)
     if (ta !== tb) return cmpUTF8(ta, tb) < 0
     return a < b
   }
@@ -871,12 +885,10 @@ class AliasEngine {
   get(id) {
     const ix = this._ix
     id = String(id ?? '')
-    let i = ix.ids.get(id) ?? ix.lookup(id)
-    if (i === undefined) {
-      const hex = emojiOfHex(id) ? id : hexcodeOf(id)
-      const em = emojiOfHex(coupleBase(hex))
-      if (em) i = ix.lookup(em)
-    }
+    // An id, an emoji, a hexcode; tones and FE0F dropped (emojiKey), and a
+    // couple with two tones is the emoji its tones fold into (👩🏻‍🤝‍👨🏿 is 👫).
+    const k = emojiKey(emojiOfHex(id) || id)
+    const i = ix.ids.get(id) ?? ix.lookup(k) ?? ix.lookup(emojiOfHex(coupleOf(k)))
     return i === undefined ? undefined : this._e(i)
   }
   search(query, options = {}) {
@@ -922,7 +934,7 @@ class AliasEngine {
       return hits
     }
     const add = (hits, to) => {
-      for (const h of hits) if (!seen.has(h.e) && to.length < limit) push(h.e, Math.min(h.s, 1), ix.pText[h.p], FIELDS[h.f], to)
+      for (const h of hits) if (!seen.has(h.e) && to.length < limit) push(h.e, Math.min(h.s, 1), ix.text(h.p), FIELDS[h.f], to)
     }
     // The dictionary ranks as if there were no custom pack; the custom
     // emoji matched apart come first, within limit (spec 1, custom emoji
@@ -945,10 +957,10 @@ class AliasEngine {
  * This is the bare search core (client/core.js); the package root's
  * createEngine passes its engine class, which adds the culture layer.
  */
-export function createEngine(input, options = {}, Engine = AliasEngine) {
+export function createEngine(input, options = {}, Engine = AliasEngine, Ix = Index) {
   const packs = (Array.isArray(input) ? input : [input]).map(assertPack)
   const mc = options.minCoverage ?? 0.34
   if (!(mc > 0 && mc <= 1)) throw new RangeError('emojisearch: minCoverage must be in (0, 1]')
-  return new Engine(new Index(packs, mc), options.culture)
+  return new Engine(new Ix(packs, mc), options.culture)
 }
-export { AliasEngine }
+export { AliasEngine, Index, Seg }

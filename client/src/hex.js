@@ -35,12 +35,16 @@ const multi = {
 }
 const isTone = (p) => p.length === 5 && p.startsWith('1F3F') && p[4] >= 'B' && p[4] <= 'F'
 
+let couples
 /**
- * coupleBase maps a two-person sequence with skin tones to the emoji its
- * tones fold into (👩🏻‍🤝‍👨🏿 is 👫); other hexcodes are returned as they are
- * (engine.get: the engine's emoji keys drop tones and FE0F by themselves).
+ * coupleOf maps a two-person emoji without its tones and FE0F (the
+ * engine's emoji keys) to the hexcode its tones fold into: 👩🏻‍🤝‍👨🏿 is 👫
+ * (engine.get); '' for any other.
  */
-export const coupleBase = (hex) => multi[hex.toUpperCase().replace(/-1F3F[B-F]/g, '')] || hex
+export function coupleOf(key) {
+  couples ||= new Map(Object.keys(multi).map((h) => [emojiOfHex(h).replace(/\ufe0f/g, ''), multi[h]]))
+  return couples.get(key) || ''
+}
 
 /** baseId maps a skin-tone variant hexcode to its base (FE0F restored after a text-default base in a sequence). */
 export function baseId(hexcode) {
