@@ -14,6 +14,10 @@ const dec = new TextDecoder()
 const enc = new TextEncoder()
 const bad = (why) => new TypeError('emojisearch: not a usable binary index: ' + why)
 const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+// utf8 writes s into one reused buffer and returns its byte length: search
+// encodes a few keys per keystroke, without allocating.
+const buf = new Uint8Array(1024)
+const utf8 = (s) => (s.length > 256 ? -1 : enc.encodeInto(s, buf).written)
 // max is the largest value of an integer array (-1 when empty). A small
 // loop of its own: V8 compiles it after a few thousand iterations.
 function max(a) {
@@ -62,16 +66,16 @@ class Strs {
   at(i) {
     return this.c[i] ?? (this.c[i] = dec.decode(this.b.subarray(this.o[i], this.o[i + 1])))
   }
-  // cmp compares string i with the UTF-8 bytes q bytewise (Go's string order).
-  cmp(i, q) {
+  // cmp compares string i with the first m bytes of buf bytewise (Go's string order).
+  cmp(i, m) {
     const b = this.b, s = this.o[i], n = this.o[i + 1] - s
-    for (let j = 0; j < n && j < q.length; j++) if (b[s + j] !== q[j]) return b[s + j] - q[j]
-    return n - q.length
+    for (let j = 0; j < n && j < m; j++) if (b[s + j] !== buf[j]) return b[s + j] - buf[j]
+    return n - m
   }
-  starts(i, q) {
+  starts(i, m) {
     const b = this.b, s = this.o[i]
-    if (this.o[i + 1] - s < q.length) return false
-    for (let j = 0; j < q.length; j++) if (b[s + j] !== q[j]) return false
+    if (this.o[i + 1] - s < m) return false
+    for (let j = 0; j < m; j++) if (b[s + j] !== buf[j]) return false
     return true
   }
 }
@@ -95,17 +99,28 @@ class Tab {
       if (base) this.post = Int32Array.from(this.post, (v) => v + base) // phrase ids are global over the engine
     }
   }
+  // get is the key's index, or undefined; answers are remembered (typing
+  // asks for the same words keystroke after keystroke), at most 4096.
   get(key) {
-    const n = this.slots.length
-    if (!n) return undefined
-    const q = enc.encode(key)
+    const memo = this.memo || (this.memo = new Map())
+    let v = memo.get(key)
+    if (v === undefined) {
+      if (memo.size >= 4096) memo.clear()
+      memo.set(key, (v = this.find(key)))
+    }
+    return v < 0 ? undefined : v
+  }
+  find(key) {
+    const n = this.slots.length, m = utf8(key)
+    if (!n || m < 0) return -1
     let h = 0x811c9dc5
-    for (let j = 0; j < q.length; j++) h = Math.imul(h ^ q[j], 0x01000193)
+    for (let j = 0; j < m; j++) h = Math.imul(h ^ buf[j], 0x01000193)
     for (let j = h & (n - 1), tries = n; tries--; j = (j + 1) & (n - 1)) {
       const v = this.slots[j]
-      if (!v) return undefined
-      if (!this.k.cmp(v - 1, q)) return v - 1
+      if (!v) return -1
+      if (!this.k.cmp(v - 1, m)) return v - 1
     }
+    return -1
   }
   has(key) {
     return this.get(key) !== undefined
@@ -135,8 +150,16 @@ class BinSeg extends Seg {
     // Labels are read per result: a lazy array.
     this.lab = new Proxy([], { get: (c, i) => c[i] ?? (c[i] = i < lab.length ? lab.at(+i) : '') })
   }
+  // range is [lo, hi) of the sorted terms starting with p (the last answer
+  // is kept: a keystroke asks for its prefix more than once).
   range(p) {
-    const q = enc.encode(p), K = this.terms.k
+    if (p === this.rp) return this.rr
+    this.rp = p
+    return (this.rr = this.span(p))
+  }
+  span(p) {
+    const q = utf8(p), K = this.terms.k
+    if (q < 0) return [0, 0]
     let lo = 0, hi = K.length
     while (lo < hi) {
       const m = (lo + hi) >>> 1
