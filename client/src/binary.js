@@ -57,10 +57,22 @@ class Strs {
     // Offsets out of order or range give wrong strings, never an exception:
     // subarray clamps them.
   }
-  // all decodes every string: one decode of the bytes when they are ASCII.
+  // all decodes every string: one decode of the bytes, cut where each
+  // string starts (UTF-16 positions counted over the bytes unless ASCII).
   all() {
-    const o = this.o, s = dec.decode(this.b), out = []
-    for (let i = 0; i < this.length; i++) out.push(s.length === this.b.length ? s.slice(o[i], o[i + 1]) : this.at(i))
+    const o = this.o, b = this.b, s = dec.decode(b), out = []
+    if (s.length === b.length) { // ASCII
+      for (let i = 0; i < this.length; i++) out.push(s.slice(o[i], o[i + 1]))
+      return out
+    }
+    const at = new Uint32Array(b.length + 1) // byte offset -> UTF-16 offset
+    let u = 0
+    for (let j = 0; j < b.length; j++) {
+      at[j] = u
+      if ((b[j] & 0xc0) !== 0x80) u += b[j] >= 0xf0 ? 2 : 1
+    }
+    at[b.length] = u
+    for (let i = 0; i < this.length; i++) out.push(s.slice(at[o[i]], at[o[i + 1]]))
     return out
   }
   at(i) {
@@ -145,10 +157,8 @@ class BinSeg extends Seg {
     const keys = sym.k.all()
     for (let k = 0; k < keys.length; k++) this.sym.set(keys[k], Array.from(sym.post.subarray(sym.off[k], sym.off[k + 1])))
     this.grp = strs(S, 3).all()
-    const lab = strs(S, 15)
-    if (lab.length !== entries) throw bad('labels')
-    // Labels are read per result: a lazy array.
-    this.lab = new Proxy([], { get: (c, i) => c[i] ?? (c[i] = i < lab.length ? lab.at(+i) : '') })
+    this.lab = strs(S, 15).all()
+    if (this.lab.length !== entries) throw bad('labels')
   }
   // range is [lo, hi) of the sorted terms starting with p (the last answer
   // is kept: a keystroke asks for its prefix more than once).
