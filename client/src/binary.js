@@ -157,8 +157,17 @@ class BinSeg extends Seg {
     const keys = sym.k.all()
     for (let k = 0; k < keys.length; k++) this.sym.set(keys[k], Array.from(sym.post.subarray(sym.off[k], sym.off[k + 1])))
     this.grp = strs(S, 3).all()
-    this.lab = strs(S, 15).all()
-    if (this.lab.length !== entries) throw bad('labels')
+    this.labs = strs(S, 15)
+    if (this.labs.length !== entries) throw bad('labels')
+  }
+  // Labels: one entry's on first read (BinIndex.label, per result), all of
+  // them when the engine lists its entries.
+  get lab() {
+    return this._lab || (this._lab = this.labs.all())
+  }
+  set lab(v) {} // Seg's empty list: this segment's come from the file
+  labelOf(ei) {
+    return ei < this.labs.length ? this.labs.at(ei) : ''
   }
   // range is [lo, hi) of the sorted terms starting with p (the last answer
   // is kept: a keystroke asks for its prefix more than once).
@@ -239,6 +248,11 @@ export class BinIndex extends Index {
     if (!Array.isArray(this.pEntry)) for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) this[k] = Array.from(this[k])
     for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
     this.pText.length += s.n
+  }
+
+  label(ei, loc) {
+    const l = (s) => (s.labs ? s.labelOf(ei) : s.lab[ei])
+    return (loc >= 0 && l(this.segs[loc])) || l(this.segs[0]) || this.E[ei].label || ''
   }
 
   text(pid) {
