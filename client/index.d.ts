@@ -111,7 +111,8 @@ export interface AliasEngine {
   search(query: string, options?: SearchOptions): AliasSearchOutput
   get(id: string): EmojiEntry | undefined
   withCulture(culture: CultureFile | undefined): AliasEngine
-  groupLabel(group: number, locale?: string): string
+  /** Engines of the package root only (the bare core of `./core` has none): the group's label in a loaded locale's pack. */
+  groupLabel?(group: number, locale?: string): string
   readonly culture: CultureFile | undefined
   readonly entries: readonly EmojiEntry[]
   readonly locales: readonly string[]
@@ -120,7 +121,14 @@ export interface AliasEngine {
 export declare const AliasEngine: { prototype: AliasEngine }
 
 export interface EngineOptions { minCoverage?: number; culture?: CultureFile }
-export function createEngine(input: Pack | Pack[], options?: EngineOptions): AliasEngine
+/**
+ * A binary index of a locale (`index.<locale>.bin` under /v1/pack/<version>/) as
+ * ArrayBuffer or Uint8Array: the package root reads it in place instead of
+ * indexing that locale's JSON packs (the English core pack is still required:
+ * entries and word lists). Not accepted by the bare `./core`.
+ */
+export type BinaryIndex = ArrayBuffer | Uint8Array
+export function createEngine(input: Pack | BinaryIndex | (Pack | BinaryIndex)[], options?: EngineOptions): AliasEngine
 
 type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
 export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>

@@ -78,6 +78,9 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 		}
 		if part == packfmt.PartCore {
 			p.Groups = groupLabels(in, loc)
+			if loc == "en" {
+				p.Words = in.Words
+			}
 		}
 		return p
 	}

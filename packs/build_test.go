@@ -226,3 +226,25 @@ func TestCommittedPacks(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildWords: the word lists of the ranking rules go into the English
+// core pack only, as the engine gives them, and survive a decode and
+// re-encode byte for byte.
+func TestBuildWords(t *testing.T) {
+	in := fixture()
+	in.Words = engine.RankingWords()
+	files, err := Build(in, "test1", []string{"en", "tr"}, nil)
+	require.NoError(t, err)
+	for _, f := range files[:4] {
+		p, err := packfmt.Decode(f.Data)
+		require.NoError(t, err, f.Name)
+		if f.Name != "pack.en.json" {
+			assert.Nil(t, p.Words, f.Name)
+			continue
+		}
+		assert.Equal(t, in.Words, p.Words)
+		var buf bytes.Buffer
+		require.NoError(t, packfmt.WritePack(&buf, p))
+		assert.Equal(t, string(f.Data), buf.String())
+	}
+}

@@ -68,6 +68,9 @@ type Inputs struct {
 	// Build adds it to every locale's extension rows (fields editorial and
 	// editorial_more) and writes index.<locale>.editorial.bin.
 	Editorial []editorial.Concept
+	// Words, when set, are the word lists of the engine's ranking rules
+	// (engine.RankingWords); Build writes them into the English core pack.
+	Words *packfmt.Words
 }
 
 // shortcodeSets lists the emojibase shortcode files read per locale when present.

@@ -4,7 +4,10 @@
 // in one Node process: every prefix of every query of a trace file, limit
 // 24, each keystroke timed; plus engine creation time.
 //
-//	node bench/client/bench.mjs [--ours] [../shared/eval/search/en.emojilib.jsonl]
+//	node bench/client/bench.mjs [--ours] [--index /tmp/index.en.core.bin] [../shared/eval/search/en.emojilib.jsonl]
+//
+// --index: our engine reads that binary index in place beside the English
+// core pack (go run ./engine/cmd/goldens -o /tmp/g.json -core-index FILE).
 //
 // Times are wall-clock (performance.now) of one process; on a shared
 // machine CPU time (process.cpuUsage) is printed beside creation times.
@@ -16,7 +19,9 @@ const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '../..')
 const args = process.argv.slice(2)
 const oursOnly = args.includes('--ours') // skip the rivals (minutes on a loaded machine)
-const file = args.find((a) => !a.startsWith('--')) || join(root, '../shared/eval/search/en.emojilib.jsonl')
+const ix = args.indexOf('--index')
+const indexFile = ix >= 0 ? args[ix + 1] : undefined
+const file = args.find((a, i) => !a.startsWith('--') && i !== ix + 1) || join(root, '../shared/eval/search/en.emojilib.jsonl')
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 // Fresh-process numbers first: nothing has run yet.
@@ -24,13 +29,14 @@ const c0 = cpu(), t0 = performance.now()
 const { createEngine } = await import(join(root, 'client/index.js'))
 const version = JSON.parse(readFileSync(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
 const enCore = JSON.parse(readFileSync(join(root, 'packs/dist', version, 'pack.en.json'), 'utf8'))
+const input = indexFile ? [enCore, readFileSync(indexFile)] : enCore
 const t1 = performance.now(), c1 = cpu()
-let engine = createEngine(enCore)
+let engine = createEngine(input)
 const cold = { wall: performance.now() - t1, cpu: cpu() - c1, importWall: t1 - t0, importCpu: c1 - c0 }
 const warm = []
 for (let i = 0; i < 20; i++) {
   const a = performance.now(), b = cpu()
-  engine = createEngine(enCore)
+  engine = createEngine(input)
   warm.push([performance.now() - a, cpu() - b])
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]

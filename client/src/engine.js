@@ -3,10 +3,9 @@
 // the same packs (client/test/parity.test.js checks it against goldens
 // written by `go run ./engine/cmd/goldens`). Scores are float32 as in Go
 // (Math.fround at every step), so ties break the same way on both sides.
-import { normalize, tokenize, stem, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
-import { assertPack, FIELDS, ROW_INDEX } from './format.js'
-import { hexcodeOf, baseId, emojiOfHex, language } from './hex.js'
-import { stopLocales, notStop, namesGender, flagWord } from './words.js'
+import { normalize, tokenize, stem, isAscii, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
+import { assertPack, FIELDS } from './format.js'
+import { coupleOf, emojiOfHex, language } from './hex.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
@@ -30,14 +29,14 @@ class Seg {
     this.terms = new Tab() // token -> phrase ids
     this.stems = new Tab() // light stem of a spaced token -> phrase ids
     this.grams = new Tab() // characters and character pairs of unspaced tokens -> phrase ids
-    this.symbols = new Map() // raw emoticon key -> [entry<<3|field]
-    this.keys = null // sorted terms, built on first prefix use
+    this.sym = new Map() // raw emoticon key -> [entry<<3|field]
     this.n = 0 // phrases
-    this.maxWord = 0
-    this.labels = []
-    this.groups = []
+    this.maxW = 0
+    this.lab = [] // entry -> label of the locale, when it has a searchable name
+    this.grp = []
   }
-  sorted() {
+  // ks returns the sorted terms, sorted on first prefix use.
+  ks() {
     if (!this.keys) {
       const k = [...this.terms.ids.keys()].sort()
       // UTF-16 order equals UTF-8 (Go's) order unless a key holds astral characters.
@@ -50,8 +49,8 @@ class Seg {
     return this.keys
   }
   // prefixRange returns [lo, hi) of the sorted terms starting with p.
-  prefixRange(p) {
-    const k = this.sorted()
+  range(p) {
+    const k = this.ks()
     const c = this.cmp
     let lo = 0, hi = k.length
     while (lo < hi) {
@@ -66,6 +65,14 @@ class Seg {
       else end = m
     }
     return [lo, end]
+  }
+  // key is the sorted term at t, term its table id (a binary segment,
+  // binary.js, reads both in place).
+  key(t) {
+    return this.ks()[t]
+  }
+  term(t) {
+    return this.tid[t]
   }
 }
 
@@ -128,6 +135,9 @@ class Tab {
     for (let i = 0; i < N; i += 2) post[at[P[i]]++] = P[i + 1]
     this.last = this.pairs = null
   }
+  get(k) {
+    return this.ids.get(k)
+  }
   has(k) {
     return this.ids.has(k)
   }
@@ -138,7 +148,6 @@ function symbolKey(raw) {
   return raw.split(WS).filter(Boolean).join(' ').toLowerCase()
 }
 
-const isAsciiText = (s) => !/[^\0-\x7f]/.test(s)
 // isSymbolic reports short phrases made mostly of ASCII punctuation
 // (emoticons). Native string operations only: pack loading runs once,
 // mostly before the JIT has warmed up.
@@ -155,35 +164,42 @@ const emojiKey = (e) => (/\ufe0f|\ud83c/.test(e) ? e.replace(/\ufe0f|\ud83c[\udf
 // and one segment per locale, English first.
 class Index {
   constructor(packs, minCoverage) {
-    this.minCoverage = f(minCoverage)
+    this.minCov = f(minCoverage)
     const en = packs.find((p) => p.locale === 'en' && p.part === 'core')
     if (!en) throw new TypeError('emojisearch: no English core pack')
     this.packVersion = en.packVersion
-    const E = (this.entries = [])
+    // The word lists of the ranking rules come with the English core pack
+    // (packs/FORMAT.md "words"; Go: engine/internal/index/stop.go, their
+    // one source), normalized: stop maps a function word to its locales.
+    const w = en.words || {}
+    const stop = (this.stop = new Map())
+    for (const loc in w.stop) for (const t of w.stop[loc]) stop.set(t, [...(stop.get(t) || []), loc])
+    this.notStop = w.notStop || {}
+    this.gender = new Set(w.gender)
+    this.flag = new Set(w.flag)
+    const E = (this.E = [])
     const ids = (this.ids = new Map())
-    const keys = (this.keys = new Map())
     const add = (p) => {
-      const x = p.rowIndex || ROW_INDEX
+      const x = p.rowIndex
       for (const r of p.rows) {
         const id = r[x.id]
         if (ids.has(id)) continue
         const e = { id, emoji: r[x.emoji], group: Math.max(r[x.group] | 0, 0), sub: Math.max(r[x.subgroup] | 0, 0),
-          ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), famId: r[x.family] || '', fam: 0,
+          ver: Math.round(Math.max(+r[x.version] || 0, 0) * 10), skins: r[x.skins] === 1, prior: Math.min(Math.max(r[x.prior] | 0, 0), 100), fid: r[x.family] || '', fam: 0,
           flag: /^1F1E|^1F1F|^1F3F4-E00/.test(id) } // a country or region flag
         if (p.part === 'custom') { // results carry the image and shortcode, like the search API's custom items
-          e.custom = { imageUrl: r[x.imageUrl], shortcode: r[x.shortcode] || undefined }
+          e.custom = { imageUrl: r[x.imageUrl] }
+          if (r[x.shortcode]) e.custom.shortcode = r[x.shortcode]
           e.label = r[x.label] || ''
         }
         ids.set(id, E.length)
         E.push(e)
-        const k = emojiKey(e.emoji)
-        if (!keys.has(k)) keys.set(k, E.length - 1)
       }
     }
     add(en)
     for (const p of packs) if (p.part === 'custom') add(p)
     for (let i = 0; i < E.length; i++) {
-      const fi = E[i].famId ? ids.get(E[i].famId) : undefined
+      const fi = E[i].fid ? ids.get(E[i].fid) : undefined
       E[i].fam = fi === undefined ? i : fi
     }
     // Segments: English first, then locales in the order given; a locale's core before its extension.
@@ -233,12 +249,11 @@ class Index {
     const s = new Seg(loc)
     const si = this.segs.length
     this.segs.push(s)
-    s.labels = new Array(this.entries.length).fill('')
     // A text once per entry and locale: an entry's phrases are one row per
     // pack, so a new text is checked against the row so far and the entry's
     // row of the locale's first pack.
-    const first = new Int32Array(this.entries.length).fill(-1)
-    const firstEnd = new Int32Array(this.entries.length)
+    const first = new Int32Array(this.E.length).fill(-1)
+    const firstEnd = new Int32Array(this.E.length)
     // Editorial phrases are deduplicated apart (one may repeat a dictionary phrase to rank it).
     const same = (i, text, ed) => pText[i] === text && pField[i] >= 5 === ed
     const dup = (text, ei, rowStart, ed) => {
@@ -252,14 +267,14 @@ class Index {
     const tTerm = [], tStem = []
     const { pText, pEntry, pField, pNTok, pSeg } = this
     for (const p of packs) {
-      const x = p.rowIndex || ROW_INDEX
+      const x = p.rowIndex
       const core = p.part !== 'ext'
-      if (p.part === 'core' && p.groups) s.groups = p.groups.slice(0, 10)
+      if (p.part === 'core' && p.groups) s.grp = p.groups.slice(0, 10)
       const cols = [x.name, x.shortcode, x.keyword, x.alias, x.low, x.editorial, x.editorial_more]
       for (const r of p.rows) {
         const ei = this.ids.get(r[x.id])
         if (ei === undefined) continue
-        if (core && r[x.name]) s.labels[ei] = r[x.label]
+        if (core && r[x.name]) s.lab[ei] = r[x.label]
         const rowStart = pText.length
         for (let fi = 0; fi < NF; fi++) {
           const cell = r[cols[fi]]
@@ -269,13 +284,13 @@ class Index {
             const raw = list[k]
             if (isSymbolic(raw)) {
               const sk = symbolKey(raw)
-              const l = s.symbols.get(sk)
-              l ? l.push((ei << 3) | fi) : s.symbols.set(sk, [(ei << 3) | fi])
+              const l = s.sym.get(sk)
+              l ? l.push((ei << 3) | fi) : s.sym.set(sk, [(ei << 3) | fi])
             }
             const text = normalize(raw, 0)
             if (!text || dup(text, ei, rowStart, fi >= 5)) continue // once per entry, in its first (strongest) field
             const pid = pText.length
-            const ascii = isAsciiText(text)
+            const ascii = isAscii(text)
             const toks = ascii ? text.split(' ') : tokenize(text)
             pText.push(text)
             pEntry.push(ei)
@@ -294,7 +309,7 @@ class Index {
               }
               s.terms.add(t, pid)
               const cs = Array.from(t)
-              s.maxWord = Math.max(s.maxWord, cs.length)
+              s.maxW = Math.max(s.maxW, cs.length)
               for (let i = 0; i < cs.length; i++) {
                 s.grams.add(cs[i], pid)
                 if (i > 0) s.grams.add(cs[i - 1] + cs[i], pid)
@@ -310,12 +325,22 @@ class Index {
     s.grams.seal()
   }
 
+  // text is the normalized text of phrase pid (a binary segment decodes it on first use).
+  text(pid) {
+    return this.pText[pid]
+  }
+
   label(ei, loc) {
-    if (loc >= 0 && this.segs[loc].labels[ei]) return this.segs[loc].labels[ei]
-    return this.segs[0].labels[ei] || this.entries[ei].label || ''
+    if (loc >= 0 && this.segs[loc].lab[ei]) return this.segs[loc].lab[ei]
+    return this.segs[0].lab[ei] || this.E[ei].label || ''
   }
 
   lookup(emoji) {
+    // Emoji keys (no FE0F, no tones) -> entry, built on first use.
+    if (!this.keys) {
+      this.keys = new Map()
+      this.E.forEach((e, i) => this.keys.has(emojiKey(e.emoji)) || this.keys.set(emojiKey(e.emoji), i))
+    }
     return this.keys.get(emojiKey(emoji))
   }
 
@@ -339,13 +364,13 @@ class Index {
         out.push({ t, u: false, k: i })
         continue
       }
-      if (this.known(t, mask) || (prefix && i === tokens.length - 1 && this.segs.some((s, si) => mask[si] && rangeLen(s.prefixRange(t)) > 0))) {
+      if (this.known(t, mask) || (prefix && i === tokens.length - 1 && this.segs.some((s, si) => mask[si] && rangeLen(s.range(t)) > 0))) {
         out.push({ t, u: true, k: i })
         continue
       }
       let mw = 0
-      this.segs.forEach((s, si) => { if (mask[si]) mw = Math.max(mw, s.maxWord) })
-      for (const g of this.segmentWords(t, mw, true, mask)) out.push({ t: g, u: true, k: i })
+      this.segs.forEach((s, si) => { if (mask[si]) mw = Math.max(mw, s.maxW) })
+      for (const g of this.segWords(t, mw, true, mask)) out.push({ t: g, u: true, k: i })
     }
     return out.slice(0, MAX_UNITS)
   }
@@ -357,14 +382,14 @@ class Index {
         out.push(u)
         continue
       }
-      const g = this.segmentWords(u.t, 16, false, mask)
+      const g = this.segWords(u.t, 16, false, mask)
       if (!g || g.length !== 2) out.push(u)
       else for (const x of g) out.push({ t: x, u: false, k: u.k })
     }
     return out.slice(0, MAX_UNITS)
   }
 
-  segmentWords(t, maxWord, unknownOK, mask) {
+  segWords(t, maxWord, unknownOK, mask) {
     const cs = Array.from(t).slice(0, 64)
     const n = cs.length
     const cost = [0]
@@ -394,34 +419,34 @@ class Index {
     }
     this.tP.length = 0
     this.tE.length = 0
-    this.segW = this.segs.map((_, si) => this.segWeight(si, p))
-    this.unitWeights(units, p)
+    this.segW = this.segs.map((_, si) => this.wSeg(si, p))
+    this.uWeights(units, p)
     // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
     this.multi = units.some((u) => u.k !== units[0].k)
-    this.gender = units.some((u) => namesGender(u.t))
-    this.flags = !this.multi || units.some((u) => flagWord(u.t))
-    this.unspaced = units[0].u && !this.multi
-    for (let ui = 0; ui < units.length; ui++) this.matchUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
+    this.gend = units.some((u) => this.gender.has(u.t) || /[女男]/.test(u.t))
+    this.flags = !this.multi || units.some((u) => this.flag.has(u.t))
+    this.uns = units[0].u && !this.multi
+    for (let ui = 0; ui < units.length; ui++) this.mUnit(ui, units[ui], p.prefix && ui === units.length - 1, p)
     this.score(units.length, p)
-    this.related()
+    this.near()
     return this.rank(p.limit)
   }
 
-  unitWeights(units, p) {
+  uWeights(units, p) {
     const uw = this.uw
     uw.fill(1)
     this.cov.fill(1)
     this.uwSum = this.covSum = units.length
     this.stopCov = 0
     if (units.length < 2) return
-    this.idfWeights(units, p)
-    this.stopWeights(units, p)
+    this.idfW(units, p)
+    this.stopW(units, p)
   }
 
   // stopWeights gives the function words of a query that also holds a
   // content word STOP_W (weight and coverage); a last unit still being
   // typed keeps its weight ("the" may become "theatre").
-  stopWeights(units, p) {
+  stopW(units, p) {
     const stop = units.map((u, ui) => !(p.prefix && ui === units.length - 1) && this.isStop(u.t, p))
     const content = stop.includes(false)
     let uwSum = 0, covSum = 0, stopCov = 0
@@ -435,12 +460,12 @@ class Index {
   }
 
   isStop(word, p) {
-    const locs = stopLocales(word)
-    if (!locs || (p.loc >= 0 && notStop(this.segs[p.loc].locale, word))) return false
+    const locs = this.stop.get(word)
+    if (!locs || (p.loc >= 0 && this.notStop[this.segs[p.loc].locale]?.includes(word))) return false
     return this.segs.some((s, si) => p.mask[si] && locs.includes(s.locale))
   }
 
-  idfWeights(units, p) {
+  idfW(units, p) {
     const uw = this.uw
     let n = 0
     this.segs.forEach((s, si) => { if (p.mask[si]) n += s.n })
@@ -466,29 +491,29 @@ class Index {
     let df = 0
     for (let si = 0; si < this.segs.length; si++) {
       const t = this.segs[si][table]
-      const id = mask[si] ? t.ids.get(key) : undefined
+      const id = mask[si] ? t.get(key) : undefined
       if (id !== undefined) for (let j = t.off[id]; j < t.off[id + 1]; j++) if (this.pField[t.post[j]] !== LOW) df++
     }
     return df
   }
 
-  matchUnit(ui, u, last, p) {
+  mUnit(ui, u, last, p) {
     let matched = false
     const blen = utf8Len(u.t)
     for (let si = 0; si < this.segs.length; si++) {
       if (!p.mask[si]) continue
       const seg = this.segs[si]
       let maxLen = 0
-      if (last && rangeLen(seg.prefixRange(u.t)) > FANOUT) maxLen = 4 * blen
-      matched = this.matchSegment(si, seg, ui, u, last, maxLen, blen, p) || matched
+      if (last && rangeLen(seg.range(u.t)) > FANOUT) maxLen = 4 * blen
+      matched = this.mSeg(si, seg, ui, u, last, maxLen, blen, p) || matched
     }
     const r0 = u.t.codePointAt(0) // typos only in alphabets: Latin (with Extended-A/B, Additional), Greek, Cyrillic
     if (matched || u.u || !(r0 < 0x250 || (r0 >= 0x370 && r0 < 0x530) || (r0 >= 0x1e00 && r0 < 0x1f00))) return
     const n = Array.from(u.t).length
-    if (n < 4 && !(p.relaxed && n === 3)) return
-    const maxD = n >= 8 || (p.relaxed && n >= 5) ? 2 : 1
-    for (let si = 0; si < this.segs.length; si++) if (p.mask[si]) matched = this.matchTypos(si, this.segs[si], ui, u.t, blen, maxD, p) || matched
-    if (matched || !p.relaxed) return
+    if (n < 4 && !(p.lax && n === 3)) return
+    const maxD = n >= 8 || (p.lax && n >= 5) ? 2 : 1
+    for (let si = 0; si < this.segs.length; si++) if (p.mask[si]) matched = this.mTypos(si, this.segs[si], ui, u.t, blen, maxD, p) || matched
+    if (matched || !p.lax) return
     // Last resort: the longest shortened form (at least 3 bytes) that starts some words.
     const bounds = [] // byte offset -> JS offset at character starts
     for (let i = 0, b = 0; i < u.t.length; i++) {
@@ -502,65 +527,62 @@ class Index {
       for (let si = 0; si < this.segs.length; si++) {
         if (!p.mask[si]) continue
         const seg = this.segs[si]
-        const keys = seg.sorted()
-        const [lo, hi] = seg.prefixRange(pre)
+        const [lo, hi] = seg.range(pre)
         for (let k = lo; k < hi && k < lo + 64; k++) {
-          const q = f(f(F07 * cutB) / Math.max(utf8Len(keys[k]), blen))
-          matched = this.addList(si, seg.terms, seg.tid[k], ui, q, true, p) || matched
+          const q = f(f(F07 * cutB) / Math.max(utf8Len(seg.key(k)), blen))
+          matched = this.list(si, seg.terms, seg.term(k), ui, q, true, p) || matched
         }
       }
     }
   }
 
-  matchSegment(si, seg, ui, u, last, maxLen, blen, p) {
+  mSeg(si, seg, ui, u, last, maxLen, blen, p) {
     let matched = false
-    const exact = seg.terms.ids.get(u.t)
-    if (exact !== undefined) matched = this.addList(si, seg.terms, exact, ui, 1, false, p) || matched
+    const exact = seg.terms.get(u.t)
+    if (exact !== undefined) matched = this.list(si, seg.terms, exact, ui, 1, false, p) || matched
     if (!u.u) {
-      const st = seg.stems.ids.get(stem(u.t))
-      if (st !== undefined) matched = this.addList(si, seg.stems, st, ui, Q_STEM, false, p) || matched
+      const st = seg.stems.get(stem(u.t))
+      if (st !== undefined) matched = this.list(si, seg.stems, st, ui, Q_STEM, false, p) || matched
     }
     if (last) {
-      const keys = seg.sorted()
-      const [lo, hi] = seg.prefixRange(u.t)
+      const [lo, hi] = seg.range(u.t)
       const n = f(blen)
       for (let t = lo; t < hi; t++) {
-        const key = keys[t]
+        const key = seg.key(t)
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+        if (key !== u.t) matched = this.list(si, seg.terms, seg.term(t), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
       }
     }
     if (u.u) {
       const c = Array.from(u.t).length
       const q = c === 1 ? Q_UNIGRAM : c === 2 ? Q_BIGRAM : 0
-      const g = q > 0 ? seg.grams.ids.get(u.t) : undefined
-      if (g !== undefined) matched = this.addList(si, seg.grams, g, ui, q, false, p) || matched
+      const g = q > 0 ? seg.grams.get(u.t) : undefined
+      if (g !== undefined) matched = this.list(si, seg.grams, g, ui, q, false, p) || matched
     }
     return matched
   }
 
-  matchTypos(si, seg, ui, text, blen, maxD, p) {
+  mTypos(si, seg, ui, text, blen, maxD, p) {
     let matched = false
-    const keys = seg.sorted()
-    const [lo, hi] = seg.prefixRange(String.fromCodePoint(text.codePointAt(0)))
+    const [lo, hi] = seg.range(String.fromCodePoint(text.codePointAt(0)))
     const [qa, qb] = sig(text)
     const sigs = seg.sigs || (seg.sigs = new Map())
     for (let t = lo; t < hi; t++) {
-      const term = keys[t]
+      const term = seg.key(t)
       let s = sigs.get(term)
       if (!s) sigs.set(term, (s = sig(term)))
       if (pop(qa ^ s[0]) + pop(qb ^ s[1]) > 2 * maxD) continue
       const d0 = utf8Len(term) - blen
       if (d0 > maxD || -d0 > maxD) continue
       const d = boundedEditDistance(text, term, maxD)
-      if (d <= maxD) matched = this.addList(si, seg.terms, seg.tid[t], ui, f(1 - f(F015 * (d - 1))), true, p) || matched
+      if (d <= maxD) matched = this.list(si, seg.terms, seg.term(t), ui, f(1 - f(F015 * (d - 1))), true, p) || matched
     }
     return matched
   }
 
   // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q.
-  addList(si, tab, id, ui, q, typo, p) {
+  list(si, tab, id, ui, q, typo, p) {
     if (typo) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
     const qw = f(q * this.segW[si])
@@ -602,25 +624,25 @@ class Index {
     this.tE.push(ei)
   }
 
-  segWeight(si, p) {
+  wSeg(si, p) {
     return p.loc >= 0 && this.segs[si].locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1
   }
 
   score(nunits, p) {
     const nu = this.uwSum
-    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, entries: E, covSum, stopCov } = this
+    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, E: E, covSum, stopCov } = this
     for (const pid of this.tP) {
       const field = pField[pid], ntok = pNTok[pid], e = pEntry[pid]
       if (ePhrase[e] < 0 || (eBest[e] === 0 && this.before(pid, field, ePhrase[e], eField[e]))) ePhrase[e] = pid, eField[e] = field
       const cnt = pCnt[pid]
-      if (nunits > 1 && f(pCw[pid] / covSum) < this.minCoverage && !p.relaxed) continue
+      if (nunits > 1 && f(pCw[pid] / covSum) < this.minCov && !p.lax) continue
       // The phrase holds every word of the query (function words aside).
       const whole = cnt === nunits || f(pCw[pid] + stopCov) >= f(covSum * F0999)
       const pcov = Math.min(1, f(cnt / Math.max(ntok, 1)))
-      const flag = E[e].flag && !this.unspaced
+      const flag = E[e].flag && !this.uns
       if (flag && !this.flags && !whole) continue // a flag never answers one word of a longer query ("in love")
       let w = W[field]
-      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.pText[pid]) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
+      if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.text(pid)) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
       const sc = f(pSum[pid] + pCur[pid])
       let v = f(f(f(f(w * this.segW[pSeg[pid]]) * sc) / nu) * f(F06 + f(F04 * pcov)))
       // The query is this phrase, word for word: above every match of parts of it.
@@ -639,7 +661,7 @@ class Index {
         const x = eUnits[ei * MAX_UNITS + u]
         if (x > 0) sum = f(sum + x), covered = f(covered + this.cov[u])
       }
-      if (f(covered / covSum) >= this.minCoverage || p.relaxed) {
+      if (f(covered / covSum) >= this.minCov || p.lax) {
         const v = f(f(F09 * sum) / nu)
         if (v > eBest[ei]) eBest[ei] = v
       }
@@ -651,13 +673,13 @@ class Index {
     if (fa !== fb) return fa < fb
     const sa = this.pSeg[a], sb = this.pSeg[b]
     if (sa !== sb) return sa < sb
-    const ta = this.pText[a], tb = this.pText[b]
+    const ta = this.text(a), tb = this.text(b)
     if (ta !== tb) return cmpUTF8(ta, tb) < 0
     return a < b
   }
 
-  related() {
-    const { eBest, ePhrase, entries: E } = this
+  near() {
+    const { eBest, ePhrase, E: E } = this
     const parents = []
     const above = (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b)
     for (const ei of this.tE) {
@@ -691,7 +713,7 @@ class Index {
   // family's other gender members when the query named no gender (Go:
   // Index.rank and expand). Hits are entry indices until the output.
   rank(limit) {
-    const { eBest, ePhrase, entries: E, fStamp, fHit, fHead, gen, hS, hF } = this
+    const { eBest, ePhrase, E: E, fStamp, fHit, fHead, gen, hS, hF } = this
     const hits = []
     const others = []
     const better = (a, b) => (hS[a] !== hS[b] ? hS[a] > hS[b] : a < b)
@@ -705,7 +727,7 @@ class Index {
       if (fStamp[fm] !== gen) {
         fStamp[fm] = gen, fHit[fm] = hits.length, fHead[fm] = 0
         hits.push(ei)
-      } else if (this.represents(ei, hits[fHit[fm]])) {
+      } else if (this.rep(ei, hits[fHit[fm]])) {
         addOther(hits[fHit[fm]])
         hits[fHit[fm]] = ei
       } else addOther(ei)
@@ -751,7 +773,7 @@ class Index {
         const direct = hF[h] !== LOW && hF[h] !== TYPO
         const noGender = fm === h || f(fHead[fm] * BONUS) >= hS[h]
         if (!direct || !noGender) continue
-        if (this.gender || out.length >= FAMILY_TOP) {
+        if (this.gend || out.length >= FAMILY_TOP) {
           flush()
           follow(fm)
         } else if (waiting.length < FAMILY_TOP) {
@@ -767,8 +789,8 @@ class Index {
     return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
   }
 
-  represents(a, b) {
-    const ea = this.entries[a], eb = this.entries[b]
+  rep(a, b) {
+    const ea = this.E[a], eb = this.E[b]
     let sa = this.hS[a], sb = this.hS[b]
     if (ea.ver < eb.ver) sa = f(sa * BONUS)
     else if (eb.ver < ea.ver) sb = f(sb * BONUS)
@@ -835,44 +857,39 @@ function emojiIn(ix, query) {
 
 /** AliasEngine: synchronous dictionary search over the loaded packs (spec 3). */
 class AliasEngine {
-  constructor(ix, culture, layer) {
+  // The package root's engine (create.js) extends this one with the
+  // culture layer; the bare core refuses a culture file.
+  constructor(ix, culture) {
+    if (culture && this.constructor === AliasEngine) throw new TypeError('emojisearch/core: culture needs the package root')
     this._ix = ix
-    this._layer = layer // the culture layer's functions (package root), absent in the bare core
     this.culture = culture || undefined
   }
   get packVersion() { return this._ix.packVersion }
   get locales() { return this._ix.segs.map((s) => s.locale).filter((l) => l !== 'custom') }
   get entries() {
-    return this._entries || (this._entries = this._ix.entries.map((_, i) => this._entry(i)))
-  }
-  /** groupLabel names a group (0..9) in a locale's pack, else English; '' when unknown. */
-  groupLabel(group, locale) {
-    for (const l of [language(locale), 'en']) for (const s of this._ix.segs) if (s.locale === l && s.groups[group]) return s.groups[group]
-    return ''
+    return this._es || (this._es = this._ix.E.map((_, i) => this._e(i)))
   }
   withCulture(culture) {
-    return new AliasEngine(this._ix, culture, this._layer)
+    return new this.constructor(this._ix, culture)
   }
-  _entry(i) {
+  _e(i) {
     const ix = this._ix
-    const e = ix.entries[i]
+    const e = ix.E[i]
     const labels = {}
-    ix.segs.forEach((s) => { if (s.labels[i]) labels[s.locale] = s.labels[i] })
+    ix.segs.forEach((s) => { if (s.lab[i]) labels[s.locale] = s.lab[i] })
     const out = { emoji: e.emoji, id: e.id, group: e.group, version: e.ver / 10, hasSkinTones: e.skins, labels }
-    if (e.custom) Object.assign(out, defined(e.custom))
+    Object.assign(out, e.custom)
     return out
   }
   /** get returns the entry of an id (hexcode, any tone or FE0F form) or of an emoji. */
   get(id) {
     const ix = this._ix
     id = String(id ?? '')
-    let i = ix.ids.get(id) ?? ix.lookup(id)
-    if (i === undefined) {
-      const hex = emojiOfHex(id) ? id : hexcodeOf(id)
-      const em = emojiOfHex(baseId(hex))
-      if (em) i = ix.lookup(em)
-    }
-    return i === undefined ? undefined : this._entry(i)
+    // An id, an emoji, a hexcode; tones and FE0F dropped (emojiKey), and a
+    // couple with two tones is the emoji its tones fold into (👩🏻‍🤝‍👨🏿 is 👫).
+    const k = emojiKey(emojiOfHex(id) || id)
+    const i = ix.ids.get(id) ?? ix.lookup(k) ?? ix.lookup(emojiOfHex(coupleOf(k)))
+    return i === undefined ? undefined : this._e(i)
   }
   search(query, options = {}) {
     const ix = this._ix
@@ -888,62 +905,62 @@ class AliasEngine {
       mask[si] = !lang || s.locale === lang || s.locale === 'en' || s.locale === 'custom'
       if (s.locale === lang) loc = si
     })
-    const results = []
+    let results = []
     const seen = new Set()
-    const push = (ei, score, match, field) => {
+    const push = (ei, score, match, field, to = results) => {
       seen.add(ei)
-      const e = ix.entries[ei]
+      const e = ix.E[ei]
       const r = { emoji: e.emoji, id: e.id, score, source: e.custom ? 'custom' : 'alias', label: ix.label(ei, loc), match, field }
-      if (e.custom) Object.assign(r, defined(e.custom))
-      results.push(r)
+      Object.assign(r, e.custom)
+      to.push(r)
     }
-    for (const ei of emojiIn(ix, query)) if (!seen.has(ei) && results.length < limit) push(ei, 1, ix.entries[ei].emoji, 'name')
+    for (const ei of emojiIn(ix, query)) if (!seen.has(ei) && results.length < limit) push(ei, 1, ix.E[ei].emoji, 'name')
     const sk = symbolKey(query)
     if (sk) {
       ix.segs.forEach((s, si) => {
-        for (const v of s.symbols.get(sk) || []) {
+        for (const v of s.sym.get(sk) || []) {
           if (mask[si] && !seen.has(v >> 3) && results.length < limit) push(v >> 3, W[v & 7], sk, FIELDS[v & 7])
         }
       })
     }
-    const p = { limit, prefix, loc, mask, relaxed: false }
-    const units = ix.units(tokens, prefix, mask)
-    let hits = ix.search(units, p)
-    if (hits.length < 1 && units.length > 0 && results.length === 0) {
-      p.relaxed = true
-      for (const h of ix.search(ix.relax(units, mask), p)) h.s = Math.min(h.s, F099), hits.push(h)
+    const find = (m, relax) => {
+      const p = { limit, prefix, loc, mask: m, lax: false }
+      const units = ix.units(tokens, prefix, m)
+      const hits = ix.search(units, p)
+      if (relax && !hits.length && units.length) {
+        p.lax = true
+        for (const h of ix.search(ix.relax(units, m), p)) h.s = Math.min(h.s, F099), hits.push(h)
+      }
+      return hits
     }
-    for (const h of hits) {
-      if (seen.has(h.e) || results.length >= limit) continue
-      push(h.e, Math.min(h.s, 1), ix.pText[h.p], FIELDS[h.f])
+    const add = (hits, to) => {
+      for (const h of hits) if (!seen.has(h.e) && to.length < limit) push(h.e, Math.min(h.s, 1), ix.text(h.p), FIELDS[h.f], to)
     }
-    const out = { query: q, tokens, results, confidence: results.length ? results[0].score : 0 }
-    const culture = options.culture === false ? undefined : options.culture && typeof options.culture === 'object' ? options.culture : this.culture
-    if (culture) {
-      const L = this._layer
-      if (!L) throw new TypeError('emojisearch/core: culture needs the package root')
-      out.results = L.applyCulture(culture, query, results, { day: options.day || L.localDay(options.now ?? new Date()), region: options.region, limit })
+    // The dictionary ranks as if there were no custom pack; the custom
+    // emoji matched apart come first, within limit (spec 1, custom emoji
+    // rule 1: the search API's order).
+    const ci = ix.segs.findIndex((s) => s.locale === 'custom')
+    add(find(mask.map((m, si) => m && si !== ci), !results.length), results)
+    const conf = results.length ? results[0].score : 0
+    if (ci >= 0) {
+      const custom = []
+      add(find(mask.map((_, si) => si === ci), true), custom)
+      results = [...custom, ...results].slice(0, limit)
     }
-    return out
+    return { query: q, tokens, results, confidence: conf }
   }
-}
-
-function defined(o) {
-  const r = {}
-  for (const k in o) if (o[k] !== undefined) r[k] = o[k]
-  return r
 }
 
 /**
  * createEngine builds an AliasEngine from a pack or a list of packs (the
  * English core pack is required). Options: minCoverage (0.34) and culture.
  * This is the bare search core (client/core.js); the package root's
- * createEngine passes the culture layer as layer.
+ * createEngine passes its engine class, which adds the culture layer.
  */
-export function createEngine(input, options = {}, layer) {
+export function createEngine(input, options = {}, Engine = AliasEngine, Ix = Index) {
   const packs = (Array.isArray(input) ? input : [input]).map(assertPack)
   const mc = options.minCoverage ?? 0.34
   if (!(mc > 0 && mc <= 1)) throw new RangeError('emojisearch: minCoverage must be in (0, 1]')
-  return new AliasEngine(new Index(packs, mc), options.culture, layer)
+  return new Engine(new Ix(packs, mc), options.culture)
 }
-export { AliasEngine }
+export { AliasEngine, Index, Seg }

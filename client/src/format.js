@@ -14,24 +14,26 @@ export const LOCALES = /* @__PURE__ */ Object.freeze(['en', 'zh', 'hi', 'es', 'a
 /** assertPack throws a TypeError when value is not a pack of this format version; it returns the pack. */
 export function assertPack(value) {
   const v = value || {}
-  const x = v.rowIndex || ROW_INDEX
+  const x = v.rowIndex || {}
   const seen = new Set()
+  const str = (s) => typeof s === 'string' && s !== '' // a non-empty string
   const text = FIELDS.slice(0, 7).map((f) => x[f]) // the stored fields' columns: strings or absent
   const badRow = (r) => {
     const id = Array.isArray(r) && r[x.id]
-    if (!(typeof id === 'string' && id && !seen.has(id) && seen.add(id) &&
-      (v.part === 'ext' || (r[x.emoji] && r[x.label])) && (v.part !== 'custom' || (id.startsWith(CUSTOM_ID_PREFIX) && typeof r[x.imageUrl] === 'string' && r[x.imageUrl])))) return true
+    if (!(str(id) && !seen.has(id) && seen.add(id) &&
+      (v.part === 'ext' || (r[x.emoji] && r[x.label])) && (v.part !== 'custom' || (id.startsWith(CUSTOM_ID_PREFIX) && str(r[x.imageUrl]))))) return true
     for (let i = 0; i < text.length; i++) if (r[text[i]] != null && typeof r[text[i]] !== 'string') return true
     return false
   }
   let i = -1
   const why =
     v.format !== PACK_FORMAT ? 'format' :
+    !v.rowIndex ? 'rowIndex' :
     v.formatVersion !== PACK_FORMAT_VERSION && v.formatVersion !== 1 ? 'formatVersion' :
-    !v.packVersion || typeof v.packVersion !== 'string' ? 'packVersion' :
-    !v.locale || typeof v.locale !== 'string' ? 'locale' :
+    !str(v.packVersion) ? 'packVersion' :
+    !str(v.locale) ? 'locale' :
     !['core', 'ext', 'custom'].includes(v.part) ? 'part' :
-    v.part === 'custom' && !isCustomPack(v) ? 'rowIndex.imageUrl' :
+    v.part === 'custom' && !Number.isInteger(x.imageUrl) ? 'rowIndex.imageUrl' : // the custom pack's image column
     !Array.isArray(v.rows) ? 'rows' :
     (i = v.rows.findIndex(badRow)) >= 0 ? 'row ' + i : ''
   if (why) throw new TypeError('emojisearch: not a usable pack: ' + why)

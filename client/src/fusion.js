@@ -38,7 +38,7 @@ function entries(alias, semantic, o) {
   for (const r of alias) {
     const k = keyOf(r.id, r.emoji)
     if (!k || (o.aliasFloor > 0 && !(r.score >= o.aliasFloor)) || byKey.has(k)) continue
-    const e = { item: { ...r, score: clamp01(r.score), source: r.source || 'alias' }, alias: true, pinned: r.score >= o.pinScore, rank: 0, cosine: 0, ord: es.length }
+    const e = { item: { ...r, score: clamp01(r.score), source: r.source || 'alias' }, alias: true, pinned: r.score >= o.pinScore || r.source === 'custom', rank: 0, cosine: 0, ord: es.length }
     if (!e.pinned) e.rank = o.aliasWeight / (o.k + rank + 1)
     rank++
     byKey.set(k, es.length)
@@ -61,7 +61,9 @@ function entries(alias, semantic, o) {
     byKey.set(k, es.length)
     es.push({ item: { emoji: h.emoji || emojiOfHex(h.id), id: h.id, score: clamp01(cos), source: 'semantic' }, alias: false, pinned: false, rank: c, cosine: cos, ord: es.length })
   }
-  es.sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : a.pinned ? a.ord - b.ord : b.rank - a.rank || a.ord - b.ord))
+  // Pinned first (custom emoji, as the search API places them, then sure dictionary results), in their order.
+  const custom = (e) => e.item.source === 'custom'
+  es.sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : a.pinned ? custom(b) - custom(a) || a.ord - b.ord : b.rank - a.rank || a.ord - b.ord))
   return es
 }
 

@@ -46,7 +46,7 @@ export function utf8Len(s) {
 // Native string operations only: packs are normalised once at load,
 // mostly before the JIT has warmed up, and per-character loops in
 // interpreted code cost ten times more.
-const isAscii = (s) => !/[^\0-\x7f]/.test(s)
+export const isAscii = (s) => !/[^\0-\x7f]/.test(s)
 
 /** cut returns the first n characters (code points) of s. */
 export function cut(s, n) {
@@ -145,7 +145,7 @@ export function tokenize(normalized) {
   return out
 }
 
-const cyrillic = ['ами', 'ями', 'ого', 'его', 'ому', 'ему', 'ыми', 'ими', 'ов', 'ев', 'ей', 'ой', 'ый', 'ий', 'ая', 'яя', 'ое', 'ее', 'ые', 'ие', 'ом', 'ем', 'ам', 'ям', 'ах', 'ях', 'а', 'я', 'ы', 'и', 'о', 'е', 'у', 'ю', 'ь']
+const cyrillic = /* @__PURE__ */ 'ами ями ого его ому ему ыми ими ов ев ей ой ый ий ая яя ое ее ые ие ом ем ам ям ах ях а я ы и о е у ю ь'.split(' ')
 const turkish = ['leri', 'ları', 'ler', 'lar']
 const runeCount = (s) => { let n = 0; for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); if (c < 0xdc00 || c >= 0xe000) n++ } return n }
 

@@ -53,6 +53,9 @@ test('engine: search output, get, entries, locales, culture option', () => {
   assert.equal(withExt.search(':)').results[0].field, 'alias') // an emoticon, matched on its raw text
   assert.equal(engine.get('1F44B-1F3FD').emoji, '👋')
   assert.equal(engine.get('👋🏿').id, '1F44B')
+  assert.equal(engine.get('👩🏻‍🤝‍👨🏿').id, '1F46B', 'a couple with two tones is its base emoji')
+  assert.equal(engine.get('1f469-1f3fb-200d-1f91d-200d-1f468-1f3ff').id, '1F46B')
+  assert.equal(engine.get('1F9D1-1F3FB-200D-2764-FE0F-200D-1F48B-200D-1F9D1-1F3FC').id, '1F48F')
   assert.equal(engine.get('nope'), undefined)
   const e = engine.get('😂')
   assert.deepEqual(Object.keys(e).sort(), ['emoji', 'group', 'hasSkinTones', 'id', 'labels', 'version'])
@@ -257,6 +260,44 @@ test('loadCustomPack reads the service\'s custom pack: tenant scoping, image and
   } finally {
     await s.close()
   }
+})
+
+// Spec 1, custom emoji rule 1: the search API places the app's matching
+// custom emoji first, within limit, in both modes; the library answers in
+// the same order, and its dictionary results are those of an engine without
+// the custom pack.
+test('custom emoji come first, within limit; the dictionary ranks as without them', () => {
+  const eng = lib.createEngine([en, customAnswers.app])
+  for (const [q, want] of [['party', 'C-emo_parrot'], ['par', 'C-emo_parrot'], ['dance', 'C-emo_parrot'], ['company', 'C-emo_logo'], ['logo', 'C-emo_logo']]) {
+    for (const limit of [1, 5, 24]) {
+      const out = eng.search(q, { limit })
+      const plain = engine.search(q, { limit })
+      assert.equal(out.results.length, Math.min(limit, plain.results.length + 1), `${q} ${limit}`)
+      assert.equal(out.results[0].id, want, `${q} ${limit}: custom first`)
+      assert.deepEqual(out.results.slice(1).map((r) => r.id), plain.results.slice(0, limit - 1).map((r) => r.id), `${q} ${limit}`)
+      assert.equal(out.confidence, plain.confidence, 'confidence is the dictionary\'s')
+    }
+  }
+  assert.ok(engine.search('party').results[0].score > eng.search('party').results[0].score, 'first by rule, not by a higher score')
+  assert.deepEqual(eng.search('cat').results.map((r) => r.id), engine.search('cat').results.map((r) => r.id), 'no custom match: unchanged')
+  // Fusion keeps them first too, even under meaning hits and sure dictionary results.
+  const fused = lib.fuse(eng.search('party', { limit: 5 }), [{ id: '1F389', emoji: '🎉', cosine: 0.7 }, { id: '1F973', emoji: '🥳', cosine: 0.65 }], 5)
+  assert.equal(fused[0].id, 'C-emo_parrot')
+  assert.equal(lib.fuseResults(eng.search('party', { limit: 5 }), [{ id: '1F389', cosine: 0.7 }])[0].id, 'C-emo_parrot')
+})
+
+// The word lists of the ranking rules come with the English core pack
+// (packs/FORMAT.md "words", written from the Go engine's lists): without
+// them the function words of "in love" and "the cat" weigh as much as the
+// content words.
+test('ranking word lists are read from the English core pack', () => {
+  assert.ok(en.words.stop.en.includes('the') && en.words.gender.includes('woman') && en.words.flag.includes('flag'))
+  const bare = lib.createEngine({ ...en, words: undefined })
+  for (const q of ['in love', 'the cat']) assert.notDeepEqual(bare.search(q).results.slice(0, 3), engine.search(q).results.slice(0, 3), q)
+  assert.equal(engine.search('the cat').results[0].emoji.replace('\ufe0f', ''), '🐈')
+  // A list edited in the pack changes the rule: "cat" as a function word no longer leads "the cat".
+  const edited = lib.createEngine({ ...en, words: { ...en.words, stop: { ...en.words.stop, en: ['cat'] } } })
+  assert.notEqual(edited.search('the cat').results[0].emoji.replace('\ufe0f', ''), '🐈')
 })
 
 test('custom packs: isCustomPack and assertPack on the service\'s format', () => {

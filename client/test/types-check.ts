@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const custom = await loadCustomPack({ endpoint: 'https://x', key: 'pk', tenant: 'acme' })
   const scope: string | null = custom.tenant, image: number = custom.rowIndex.imageUrl
   const engine: AliasEngine = createEngine([...packs, custom], { minCoverage: 0.34 })
+  const fromIndex: AliasEngine = createEngine([packs[0], new Uint8Array(8), new ArrayBuffer(8)])
   const canonical: CanonicalSearchOutput = engine.search('cat', { culture: false, limit: 5 })
   const first: AliasResult | undefined = canonical.results[0]
   const out = engine.search('cat', { locale: 'fr', prefix: true, region: 'FR', now: Date.now(), day: '2027-01-01' })

@@ -116,7 +116,29 @@ type Pack struct {
 	Weights       map[string]float64 `json:"weights"`
 	RowIndex      map[string]int     `json:"rowIndex"`
 	Groups        []string           `json:"groups,omitempty"`
-	Rows          []Row              `json:"rows"`
+	// Words, in the English core pack only, are the word lists of the
+	// ranking rules (below), so clients read them from the pack instead of
+	// shipping them in their code. Rows stays the last member (WritePack).
+	Words *Words `json:"words,omitempty"`
+	Rows  []Row  `json:"rows"`
+}
+
+// Words are the word lists of the engine's ranking rules
+// (engine/internal/index/stop.go is their one source; the pack build
+// writes them from there with engine.RankingWords), normalized like
+// queries (engine.Normalize).
+type Words struct {
+	// Stop: per pack locale, its function words, which weigh less in a
+	// query that also holds content words.
+	Stop map[string][]string `json:"stop"`
+	// NotStop: per locale, words that are content words there although
+	// another locale lists them as function words (French "thé" is "the").
+	NotStop map[string][]string `json:"notStop"`
+	// Gender: words that name a gender in any pack locale (a Han word
+	// holding 女 or 男 also does, by rule).
+	Gender []string `json:"gender"`
+	// Flag: words that say "flag" in any pack locale.
+	Flag []string `json:"flag"`
 }
 
 // Row is one emoji in a pack. Core rows carry every column; extension rows

@@ -53,6 +53,7 @@ func run(in, out, version, model string) error {
 		return err
 	}
 	inputs.Versions["editorial"] = editorial.Hash()
+	inputs.Words = engine.RankingWords()
 	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {
 		err = relErr

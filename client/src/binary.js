@@ -1,0 +1,266 @@
+// Prebuilt binary indexes (index.<locale>.bin, packs/FORMAT.md "Binary
+// index"; Go: engine/internal/index) read in place, as the Go engine reads
+// them: the locale's phrase tables are typed-array views over the file's
+// bytes and its strings are decoded on first use, so an engine is ready
+// without normalising and indexing tens of thousands of phrases (what
+// createEngine spends on a JSON pack, mostly before the JIT has warmed up).
+// The package root's createEngine takes such a file (ArrayBuffer or
+// Uint8Array) in place of a locale's packs; the bare core (client/core.js)
+// does not, to stay small.
+import { Index, Seg } from './engine.js'
+import { PACK_FORMAT, PACK_FORMAT_VERSION } from './format.js'
+
+const dec = new TextDecoder()
+const enc = new TextEncoder()
+const bad = (why) => new TypeError('emojisearch: not a usable binary index: ' + why)
+const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+// utf8 writes s into one reused buffer and returns its byte length: search
+// encodes a few keys per keystroke, without allocating.
+const buf = new Uint8Array(1024)
+const utf8 = (s) => (s.length > 256 ? -1 : enc.encodeInto(s, buf).written)
+// max is the largest value of an integer array (-1 when empty). A small
+// loop of its own: V8 compiles it after a few thousand iterations.
+function max(a) {
+  let m = -1
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i]
+  return m
+}
+
+/** isBinaryIndex reports bytes that start like a binary index. */
+export const isBinaryIndex = (v) =>
+  (v instanceof ArrayBuffer || v instanceof Uint8Array) && v.byteLength >= 8 && dec.decode(new Uint8Array(v instanceof Uint8Array ? v.buffer : v, v.byteOffset || 0, 8)) === 'ESIDX\0\0\0'
+
+// sections returns the 48 sections of a file as typed arrays over its bytes.
+function sections(u8) {
+  if (u8.byteOffset % 8) u8 = u8.slice() // views need 8-byte alignment
+  const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
+  const n = dv.getUint16(10, true)
+  if (!little) throw bad('big-endian host')
+  if ((dv.getUint16(8, true) - 1) >>> 0 > 1 || n !== 48 || dv.getUint32(12, true) !== u8.length || 16 + 12 * n > u8.length) throw bad('header')
+  const S = []
+  for (let i = 0; i < n; i++) {
+    const o = 16 + 12 * i, w = u8[o], count = dv.getUint32(o + 4, true), at = dv.getUint32(o + 8, true)
+    if (!(w === 1 || w === 2 || w === 4 || w === 8) || at % 8 || at + w * count > u8.length) throw bad('section ' + i)
+    const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : Uint32Array
+    S.push(new T(u8.buffer, u8.byteOffset + at, w === 8 ? count * 2 : count))
+  }
+  return S
+}
+
+// Strs is a string table (offsets, bytes): string i is decoded on first use.
+class Strs {
+  constructor(off, bytes) {
+    this.o = off
+    this.b = bytes
+    this.c = []
+    this.length = Math.max(off.length - 1, 0)
+    // Offsets out of order or range give wrong strings, never an exception:
+    // subarray clamps them.
+  }
+  // all decodes every string: one decode of the bytes, cut where each
+  // string starts (UTF-16 positions counted over the bytes unless ASCII).
+  all() {
+    const o = this.o, b = this.b, s = dec.decode(b), out = []
+    if (s.length === b.length) { // ASCII
+      for (let i = 0; i < this.length; i++) out.push(s.slice(o[i], o[i + 1]))
+      return out
+    }
+    const at = new Uint32Array(b.length + 1) // byte offset -> UTF-16 offset
+    let u = 0
+    for (let j = 0; j < b.length; j++) {
+      at[j] = u
+      if ((b[j] & 0xc0) !== 0x80) u += b[j] >= 0xf0 ? 2 : 1
+    }
+    at[b.length] = u
+    for (let i = 0; i < this.length; i++) out.push(s.slice(at[o[i]], at[o[i + 1]]))
+    return out
+  }
+  at(i) {
+    return this.c[i] ?? (this.c[i] = dec.decode(this.b.subarray(this.o[i], this.o[i + 1])))
+  }
+  // cmp compares string i with the first m bytes of buf bytewise (Go's string order).
+  cmp(i, m) {
+    const b = this.b, s = this.o[i], n = this.o[i + 1] - s
+    for (let j = 0; j < n && j < m; j++) if (b[s + j] !== buf[j]) return b[s + j] - buf[j]
+    return n - m
+  }
+  starts(i, m) {
+    const b = this.b, s = this.o[i]
+    if (this.o[i + 1] - s < m) return false
+    for (let j = 0; j < m; j++) if (b[s + j] !== buf[j]) return false
+    return true
+  }
+}
+const strs = (S, i) => new Strs(S[i], S[i + 1])
+
+// Tab is a keyed table: sorted keys, posting offsets and lists, and hash
+// slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
+class Tab {
+  constructor(S, i, phrases, base) {
+    this.k = strs(S, i)
+    this.off = S[i + 2]
+    this.post = S[i + 3]
+    this.slots = S[i + 4]
+    const n = this.slots.length
+    // What search reads is checked: posting ranges inside the postings (out
+    // of order, a range is empty), postings naming phrases, slots naming keys.
+    if ((this.off.length !== this.k.length + 1 && this.k.length) || max(this.off) > this.post.length) throw bad('posting offsets')
+    if (n & (n - 1) || (n && n <= this.k.length) || max(this.slots) > this.k.length) throw bad('hash slots')
+    if (phrases >= 0) {
+      if (max(this.post) >= phrases) throw bad('postings')
+      if (base) this.post = Int32Array.from(this.post, (v) => v + base) // phrase ids are global over the engine
+    }
+  }
+  // get is the key's index, or undefined; answers are remembered (typing
+  // asks for the same words keystroke after keystroke), at most 4096.
+  get(key) {
+    const memo = this.memo || (this.memo = new Map())
+    let v = memo.get(key)
+    if (v === undefined) {
+      if (memo.size >= 4096) memo.clear()
+      memo.set(key, (v = this.find(key)))
+    }
+    return v < 0 ? undefined : v
+  }
+  find(key) {
+    const n = this.slots.length, m = utf8(key)
+    if (!n || m < 0) return -1
+    let h = 0x811c9dc5
+    for (let j = 0; j < m; j++) h = Math.imul(h ^ buf[j], 0x01000193)
+    for (let j = h & (n - 1), tries = n; tries--; j = (j + 1) & (n - 1)) {
+      const v = this.slots[j]
+      if (!v) return -1
+      if (!this.k.cmp(v - 1, m)) return v - 1
+    }
+    return -1
+  }
+  has(key) {
+    return this.get(key) !== undefined
+  }
+}
+
+// BinSeg is one locale's segment read from a binary index; its phrases are
+// base.. base+n-1 of the engine. Term ids are sorted positions.
+class BinSeg extends Seg {
+  constructor(locale, S, base, entries) {
+    super(locale)
+    const n = S[19].length
+    this.base = base
+    this.n = n
+    this.maxW = S[2][0] || 0
+    this.ph = strs(S, 17)
+    this.terms = new Tab(S, 22, n, base)
+    this.stems = new Tab(S, 28, n, base)
+    this.grams = new Tab(S, 33, n, base)
+    const sym = new Tab(S, 38, -1)
+    if (max(sym.post) >> 3 >= entries) throw bad('symbols')
+    const keys = sym.k.all()
+    for (let k = 0; k < keys.length; k++) this.sym.set(keys[k], Array.from(sym.post.subarray(sym.off[k], sym.off[k + 1])))
+    this.grp = strs(S, 3).all()
+    this.labs = strs(S, 15)
+    if (this.labs.length !== entries) throw bad('labels')
+  }
+  // Labels: one entry's on first read (BinIndex.label, per result), all of
+  // them when the engine lists its entries.
+  get lab() {
+    return this._lab || (this._lab = this.labs.all())
+  }
+  set lab(v) {} // Seg's empty list: this segment's come from the file
+  labelOf(ei) {
+    return ei < this.labs.length ? this.labs.at(ei) : ''
+  }
+  // range is [lo, hi) of the sorted terms starting with p (the last answer
+  // is kept: a keystroke asks for its prefix more than once).
+  range(p) {
+    if (p === this.rp) return this.rr
+    this.rp = p
+    return (this.rr = this.span(p))
+  }
+  span(p) {
+    const q = utf8(p), K = this.terms.k
+    if (q < 0) return [0, 0]
+    let lo = 0, hi = K.length
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1
+      if (K.cmp(m, q) < 0) lo = m + 1
+      else hi = m
+    }
+    let end = K.length
+    for (let l = lo; l < end;) {
+      const m = (l + end) >>> 1
+      if (K.starts(m, q)) l = m + 1
+      else end = m
+    }
+    return [lo, end]
+  }
+  key(t) {
+    return this.terms.k.at(t)
+  }
+  term(t) {
+    return t
+  }
+}
+
+/**
+ * indexPack wraps a binary index as a pack of its locale (part `ext`, no
+ * rows), so createEngine takes it beside the JSON packs; BinIndex reads it.
+ */
+export function indexPack(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)
+  if (!isBinaryIndex(u8)) throw bad('magic')
+  const S = sections(u8)
+  const meta = strs(S, 0)
+  if (meta.length !== 2) throw bad(meta.length === 3 ? 'a part index (' + meta.at(2) + ')' : 'meta')
+  return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S }
+}
+
+/**
+ * BinIndex is the engine's index with binary segments: a locale given as a
+ * binary index is read from it, and that locale's JSON packs then only
+ * contribute entries (the English core pack) and words, since the index
+ * holds their phrases. The entry table must be the English core pack's.
+ */
+export class BinIndex extends Index {
+  build(loc, packs) {
+    const b = packs.find((p) => p.bin)
+    if (!b) {
+      for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) if (!Array.isArray(this[k])) this[k] = Array.from(this[k])
+      return super.build(loc, packs)
+    }
+    const S = b.bin
+    const m = S[5].length - 1
+    const ids = strs(S, 5).all()
+    if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
+    const base = this.pText.length, si = this.segs.length
+    const s = new BinSeg(loc, S, base, m)
+    const [pe, pf, pn] = [S[19], S[20], S[21]]
+    if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
+    this.segs.push(s)
+    if (!base) {
+      this.pEntry = pe
+      this.pField = pf
+      this.pNTok = pn
+      this.pSeg = new Uint8Array(s.n).fill(si)
+      this.pText = new Array(s.n)
+      return
+    }
+    if (!Array.isArray(this.pEntry)) for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) this[k] = Array.from(this[k])
+    for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
+    this.pText.length += s.n
+  }
+
+  label(ei, loc) {
+    const l = (s) => (s.labs ? s.labelOf(ei) : s.lab[ei])
+    return (loc >= 0 && l(this.segs[loc])) || l(this.segs[0]) || this.E[ei].label || ''
+  }
+
+  text(pid) {
+    let t = this.pText[pid]
+    if (t === undefined) {
+      const s = this.segs[this.pSeg[pid]]
+      t = this.pText[pid] = s.ph.at(pid - s.base)
+    }
+    return t
+  }
+}

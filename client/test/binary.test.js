@@ -1,0 +1,83 @@
+// Binary indexes read in place (src/binary.js): an engine over a locale's
+// index.<locale>.bin answers exactly as one over the JSON packs holding the
+// same phrases, and damaged files are refused at creation.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createEngine } from '../index.js'
+import { goldens, readPack, readBytes, root } from './helpers.js'
+
+// The English core pack's own index (the same phrases as pack.en.json):
+// scripts/test-client.sh writes it with the goldens; else it is written here.
+function coreIndex() {
+  let p = process.env.CLIENT_CORE_INDEX
+  if (!p || !existsSync(p)) {
+    const dir = mkdtempSync(join(tmpdir(), 'coreidx-'))
+    p = join(dir, 'index.en.core.bin')
+    execFileSync('go', ['run', './engine/cmd/goldens', '-o', join(dir, 'g.json'), '-core-index', p], { cwd: root, stdio: 'ignore' })
+  }
+  return readFileSync(p)
+}
+
+const g = goldens()
+const en = readPack('pack.en.json')
+const custom = JSON.parse(readFileSync(new URL('./custom-pack.json', import.meta.url))).app
+// A pack without its editorial columns: what index.<locale>.bin holds (the
+// editorial phrases are a part index of their own).
+const plain = (p) => ({ ...p, rows: p.rows.map((r) => r.map((c, i) => (i === p.rowIndex.editorial || i === p.rowIndex.editorial_more ? '' : c))) })
+const same = (a, b, cases, what) => {
+  let n = 0
+  for (const c of cases) {
+    const o = { limit: 10, locale: c.l, prefix: c.p }
+    assert.deepEqual(b.search(c.q, o), a.search(c.q, o), `${what}: ${c.l} ${c.q}`)
+    n++
+  }
+  assert.ok(n > 100, what)
+}
+
+test('the English core index answers as the English core pack, every golden query', () => {
+  const bin = coreIndex()
+  same(createEngine(en), createEngine([en, bin]), g.search, 'en core')
+  // An ArrayBuffer at any offset, and custom emoji beside it.
+  const copy = new Uint8Array(bin.length + 3)
+  copy.set(bin, 3)
+  same(createEngine([en, custom]), createEngine([custom, copy.subarray(3), en]), g.search.filter((c, i) => i % 5 === 0), 'custom')
+  const b = createEngine([en, new Uint8Array(bin).buffer])
+  assert.deepEqual(b.get('👋🏽'), createEngine(en).get('👋🏽'))
+  assert.deepEqual(b.entries.slice(0, 50), createEngine(en).entries.slice(0, 50))
+  assert.deepEqual(b.locales, ['en'])
+  assert.equal(b.packVersion, en.packVersion)
+})
+
+test('locale indexes mix with JSON packs, before and after them', () => {
+  const zh = g.search.filter((c) => c.l === 'zh')
+  const zhPacks = [readPack('pack.zh.json'), plain(readPack('pack.zh.ext.json'))]
+  const json = createEngine([en, ...zhPacks])
+  same(json, createEngine([en, readBytes('index.zh.bin')]), zh, 'zh index after the English JSON pack')
+  same(json, createEngine([en, coreIndex(), ...zhPacks]), zh, 'English index, then zh JSON packs')
+  // index.en.bin holds the core and extension phrases (not the related words nor editorial phrases).
+  const full = createEngine([en, readBytes('index.en.bin')])
+  assert.equal(full.search('cat').results[0].id.replace('-FE0F', ''), '1F408')
+  assert.equal(full.search(':)').results[0].emoji, '🙂')
+})
+
+test('damaged or mismatched indexes are refused when the engine is created', () => {
+  const bin = coreIndex()
+  const bad = (bytes, why, packs = [en]) => assert.throws(() => createEngine([...packs, bytes]), why)
+  bad(bin.subarray(0, bin.length - 8), /header/)
+  const magic = Uint8Array.from(bin)
+  magic[0] = 0x41
+  assert.throws(() => createEngine([en, magic]), TypeError, 'not a pack, not an index')
+  bad(bin, /not of pack/, [{ ...en, packVersion: 'other' }])
+  bad(readBytes('index.en.editorial.bin'), /part index \(editorial\)/)
+  // A posting naming a phrase past the last one: section 25 (term postings).
+  const dv = new DataView(bin.buffer, bin.byteOffset)
+  const at = dv.getUint32(16 + 12 * 25 + 8, true), w = bin[16 + 12 * 25]
+  const broken = Uint8Array.from(bin)
+  new DataView(broken.buffer).setUint16(at, 0xffff, true)
+  assert.equal(w, 2)
+  bad(broken, /postings/)
+})
