@@ -200,7 +200,7 @@ func service(dir, modelPath string, aliasOnly bool) (*svc.Service, error) {
 	}
 	tier := meaning.New(meaning.Config{
 		Model: model, Embedder: meaning.Local{Model: em}, Files: dirFiles(dir),
-		Emoji: func(id string) (string, bool) { e, ok := en.Get(id); return e.Emoji, ok },
+		Emoji: en.EmojiOf,
 	})
 	cfg.Model, cfg.Calibration, cfg.Meaning = model.Name, model.Calibration, svc.TierMeaning(tier)
 	return svc.New(cfg), nil
