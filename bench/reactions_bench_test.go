@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,6 +44,11 @@ func (a *timedAI) Run(ctx context.Context, model string, inputs any) (any, error
 }
 
 func simWithAI(b testing.TB) (*hostsim.Simulator, *timedAI) {
+	return simWithAIOf(b, "worker")
+}
+
+// simWithAIOf is simWithAI on build/<variant>/app.wasm.
+func simWithAIOf(b testing.TB, variant string) (*hostsim.Simulator, *timedAI) {
 	root, err := benchkit.Root()
 	if err != nil {
 		b.Fatal(err)
@@ -51,7 +58,7 @@ func simWithAI(b testing.TB) (*hostsim.Simulator, *timedAI) {
 		b.Fatal(err)
 	}
 	ai := &timedAI{embed: m}
-	return newSimWith(b, "worker", func(c hostsim.Config) hostsim.Config { return c.WithAI(ai) }), ai
+	return newSimWith(b, variant, func(c hostsim.Config) hostsim.Config { return c.WithAI(ai) }), ai
 }
 
 // webp254K is a 254 KB WebP upload: a VP8X header declaring 384 x 384 and
@@ -85,7 +92,7 @@ func classifyWebP(tb testing.TB, h http.Handler) int {
 
 // report prints p50 and p99 of the route with and without the time spent
 // inside the models (median of per-request differences).
-func report(b *testing.B, name string, total, model []time.Duration) {
+func report(b *testing.B, suffix string, total, model []time.Duration) {
 	own := make([]time.Duration, len(total))
 	for i := range total {
 		own[i] = total[i] - model[i]
@@ -95,29 +102,68 @@ func report(b *testing.B, name string, total, model []time.Duration) {
 	p := func(d []time.Duration, q float64) float64 {
 		return float64(d[int(q*float64(len(d)-1))].Microseconds()) / 1000
 	}
-	b.ReportMetric(p(total, 0.5), "p50-ms")
-	b.ReportMetric(p(own, 0.5), "p50-ms-no-model")
-	b.ReportMetric(p(own, 0.99), "p99-ms-no-model")
-	_ = name
+	b.ReportMetric(p(total, 0.5), "p50-ms"+suffix)
+	b.ReportMetric(p(own, 0.5), "p50-ms-no-model"+suffix)
+	b.ReportMetric(p(own, 0.99), "p99-ms-no-model"+suffix)
 }
 
 // BenchmarkSuggestReactions is one POST /v1/suggest-reactions in process
-// on a warm instance, with the local embedding model bound.
+// on a warm instance, with the local embedding model bound. Besides the
+// wall-clock percentiles it reports the process CPU per request
+// (cpu-ms/op, the model's time included), which contention on a shared
+// machine does not inflate the way it inflates wall time.
+//
+// With BENCH_VARIANTS="worker parent" it loads build/<variant>/app.wasm
+// for each variant and alternates the requests between them in one loop,
+// so a change and its parent build are measured in the same moments; the
+// metrics then carry the variant's name.
 func BenchmarkSuggestReactions(b *testing.B) {
-	sim, ai := simWithAI(b)
-	var total, model []time.Duration
+	variants := strings.Fields(os.Getenv("BENCH_VARIANTS"))
+	named := len(variants) > 0
+	if !named {
+		variants = []string{"worker"}
+	}
+	type run struct {
+		sim          *hostsim.Simulator
+		ai           *timedAI
+		total, model []time.Duration
+		cpu          time.Duration
+	}
+	runs := make([]*run, len(variants))
+	for i, v := range variants {
+		sim, ai := simWithAIOf(b, v)
+		runs[i] = &run{sim: sim, ai: ai}
+	}
 	i := 0
 	for b.Loop() {
-		before := ai.spent.Load()
-		begin := time.Now()
-		if code := suggest(b, sim, i); code != 200 {
-			b.Fatalf("status %d", code)
+		for j := range runs {
+			r := runs[(i+j)%len(runs)] // alternate which variant goes first
+			before, cpu := r.ai.spent.Load(), processCPU()
+			begin := time.Now()
+			if code := suggest(b, r.sim, i); code != 200 {
+				b.Fatalf("status %d", code)
+			}
+			r.total = append(r.total, time.Since(begin))
+			r.cpu += processCPU() - cpu
+			r.model = append(r.model, time.Duration(r.ai.spent.Load()-before))
 		}
-		total = append(total, time.Since(begin))
-		model = append(model, time.Duration(ai.spent.Load()-before))
 		i++
 	}
-	report(b, "suggest-reactions", total, model)
+	for j, r := range runs {
+		suffix := ""
+		if named {
+			suffix = "-" + variants[j]
+		}
+		report(b, suffix, r.total, r.model)
+		b.ReportMetric(float64(r.cpu.Microseconds())/1000/float64(len(r.total)), "cpu-ms/op"+suffix)
+	}
+}
+
+// processCPU is the user and system time of this process so far.
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // BenchmarkClassifyImage is one POST /v1/classify-image of a 254 KB WebP
@@ -134,7 +180,7 @@ func BenchmarkClassifyImage(b *testing.B) {
 		total = append(total, time.Since(begin))
 		model = append(model, time.Duration(ai.spent.Load()-before))
 	}
-	report(b, "classify-image", total, model)
+	report(b, "", total, model)
 }
 
 // TestLoadReactionsAndImages: 100 concurrent clients over HTTP for

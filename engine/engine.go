@@ -250,3 +250,14 @@ func (e *Engine) GroupLabel(group int, locale string) string {
 	}
 	return ""
 }
+
+// EmojiOf returns the emoji of an id, hexcode or emoji as Get resolves it,
+// without building Get's entry (its label map): the reaction route asks it
+// for every candidate of every request.
+func (e *Engine) EmojiOf(id string) (string, bool) {
+	i, ok := e.lookup(id)
+	if !ok {
+		return "", false
+	}
+	return e.ix.Entries[i].Emoji, true
+}

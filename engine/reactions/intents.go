@@ -72,13 +72,16 @@ var rows = [numIntents][]string{
 var negated = [numIntents]Intent{Joy: Sadness, Love: 0, Laughter: 0, Agreement: 0, Hype: Sadness, Fear: 0}
 
 // DefaultRow is the reaction bar offered when a message gives no signal,
-// and the prior every answer is blended with. Its first five span the
-// moods, because a message with no signal is as likely sad or angry as
-// funny: Facebook's reaction set (2016: like, love, haha, wow, sad, angry),
-// a public design made to cover what people answer with, led by the two
-// most used emoji of the Unicode Consortium's frequency list (2021), then
-// the next most used of that list. Product design, not fitted on any set.
-var DefaultRow = []string{"😂", "❤️", "😮", "😢", "😡", "👍", "🤣", "😭", "🙏", "😍"}
+// and the prior every answer is blended with. It is how people use emoji
+// worldwide, kept to one face per feeling in its first five: the most used
+// emoji of the Unicode Consortium's frequency ranking (2021) for laughter
+// (😂, first of all), love (❤️, second), adoration (😍, ninth), sadness (😢)
+// and anger (😡), in that ranking's order, because a message with no signal
+// is as likely sad or angry as funny and a bar of five laughing faces
+// answers only one of those; then the ranking's next general reactions
+// (👍, 🙏), surprise (😮, the one main feeling left) and the next most used
+// faces (😭, 🤣). Product design, not fitted on any set.
+var DefaultRow = []string{"😂", "❤️", "😍", "😢", "😡", "👍", "🙏", "😮", "😭", "🤣"}
 
 // moodRows reorder the default row when a message's mood is known but no
 // intent row fills the list: a cheerful line is answered with hearts and

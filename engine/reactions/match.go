@@ -18,6 +18,7 @@ type cue struct {
 	words    []string
 	prefix   bool
 	unspaced string
+	lead     rune    // the first rune of unspaced
 	scale    float64 // 1 for an intent cue, lexWeight for a lexicon word
 }
 
@@ -44,7 +45,9 @@ var byFirstWord, byPrefix, unspacedCues = func() (map[string][]*cue, map[string]
 			switch {
 			case n == "":
 			case textnorm.IsUnspaced(n):
-				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, scale: scale, unspaced: strings.ReplaceAll(n, " ", "")})
+				u := strings.ReplaceAll(n, " ", "")
+				lead, _ := utf8.DecodeRuneInString(u)
+				unspaced = append(unspaced, &cue{lang: row.lang, intent: row.intent, scale: scale, unspaced: u, lead: lead})
 			default:
 				x := &cue{lang: row.lang, intent: row.intent, scale: scale, words: strings.Fields(n), prefix: prefix}
 				if prefix && len(x.words) == 1 {
@@ -184,7 +187,23 @@ func Cues(text, locale string) []CueHit {
 		}
 		return 1
 	}
+	// An unspaced cue can only be in a message holding its first rune:
+	// the runes of unspaced scripts the message has pick the cues worth a
+	// substring search (searching all of them, hundreds, cost more than
+	// the rest of Cues in js/wasm, which has no SIMD for strings.Index).
+	var leads map[rune]bool
+	for _, r := range joined {
+		if textnorm.Unspaced(r) {
+			if leads == nil {
+				leads = map[rune]bool{}
+			}
+			leads[r] = true
+		}
+	}
 	for _, c := range unspacedCues {
+		if !leads[c.lead] {
+			continue
+		}
 		at := strings.Index(joined, c.unspaced)
 		if at < 0 {
 			continue

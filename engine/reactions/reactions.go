@@ -151,10 +151,14 @@ func Suggest(in Input, limit int) []Suggestion {
 	if len(cues) > 0 {
 		embed = embeddingWithCues
 	}
+	// A cue row decays along its emoji (0.7 each) so one cue keeps its
+	// first two or three faces above the prior, and the prior's most used
+	// faces come next instead of the row's tail: evidence reorders the
+	// prior rather than replacing the whole bar.
 	for _, c := range cues {
 		moodSum += float64(mood[c.Intent]) * c.Weight
 		for i, e := range rows[c.Intent] {
-			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*(1-0.1*float64(i)))
+			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*pow(0.7, i))
 		}
 	}
 	cal := in.Calibration

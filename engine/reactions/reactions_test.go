@@ -162,6 +162,14 @@ func TestSuggest(t *testing.T) {
 			limit: 3, first: "🤔"},
 		{name: "no signal gives the default row", in: Input{Text: "the meeting is at noon", Locale: "en"}, limit: 6,
 			first: DefaultRow[0], includes: DefaultRow[1:6]},
+		// One cue keeps its row's first faces on top, and the most used
+		// emoji of the prior join within five instead of the row's tail.
+		{name: "a single love cue keeps the most used faces", in: Input{Text: "love this", Locale: "en"}, limit: 5,
+			first: "❤️", includes: []string{"😍", "🥰", "😂"}, excludes: []string{"💕"}},
+		{name: "a single anger cue keeps its faces", in: Input{Text: "I am so angry", Locale: "en"}, limit: 5,
+			first: "😡", includes: []string{"😠", "😤"}},
+		{name: "no signal: the most used face of each feeling", in: Input{Text: "the meeting is at noon", Locale: "en"},
+			limit: 5, first: "😂", includes: []string{"❤️", "😍", "😢", "😡"}},
 		{name: "unknown emoji dropped",
 			in:    Input{Text: "hi 🫨", Locale: "en", Known: func(e string) bool { return e != "🫨" }},
 			limit: 5, excludes: []string{"🫨"}},

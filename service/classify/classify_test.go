@@ -8,8 +8,6 @@ import (
 	"image/color"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -17,14 +15,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/service/access"
+	"github.com/emojisearch/emojisearch/service/internal/meaningtest"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/reactions"
-	"github.com/emojisearch/emojisearch/service/search"
 )
 
 // vision answers with a fixed text, or fails, and counts its calls.
@@ -72,47 +68,12 @@ func (m *meter) OverLimit(_ context.Context, _ access.Caller, metric string) boo
 func (m *meter) Count(_ access.Caller, metric string)        { m.counts[metric]++ }
 func (m *meter) MaybeFlush(context.Context, metering.Runner) {}
 
-type dir string
-
-func (d dir) LoadPack(_ context.Context, n string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), n))
-}
-func (d dir) LoadVectors(_ context.Context, n string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), n))
-}
-
-type failing struct{}
-
-func (failing) Embed(context.Context, []string) ([][]float32, error) { return nil, meaning.ErrBackend }
-
 const catAnswer = `{"caption":"A cat sleeping on a sofa","reaction":"So cozy!","keywords":["cat","sleep","sofa"],"emoji":["🐱","😴","🛋️","🦄🦄x"]}`
 
 func newService(t *testing.T, v Vision, emb meaning.Embedder) (*Service, *kv, *meter) {
 	t.Helper()
-	dirs, err := filepath.Glob("../../packs/dist/*/manifest.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	d := filepath.Dir(dirs[0])
-	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
-		builtin[n], err = os.ReadFile(filepath.Join(d, n))
-		require.NoError(t, err)
-	}
-	packs, err := search.NewPacks(builtin, dir(d))
-	require.NoError(t, err)
-	model, err := meaning.Lookup("glove-cldr@100")
-	require.NoError(t, err)
-	if emb == nil {
-		b, err := os.ReadFile("../../packs/models/glove-cldr.100.embm")
-		require.NoError(t, err)
-		em, err := embed.Load(b)
-		require.NoError(t, err)
-		emb = meaning.Local{Model: em}
-	}
-	en, err := engine.Load(engine.NewConfig(), builtin["index.en.bin"])
-	require.NoError(t, err)
-	tier := meaning.New(meaning.Config{Model: model, Embedder: emb, Files: dir(d),
-		Emoji: func(id string) (string, bool) { e, ok := en.Get(id); return e.Emoji, ok }})
+	set := meaningtest.New(t, emb)
+	packs, model, tier := set.Packs, set.Model, set.Tier
 	cache := &kv{m: map[string][]byte{}}
 	m := &meter{counts: map[string]int{}}
 	return New(Config{Packs: packs, Vision: v, Meaning: reactions.TierMeaning(tier), Calibration: model.Calibration,
@@ -224,7 +185,7 @@ func TestClassifyDegraded(t *testing.T) {
 	_, res = classify(t, s, nil, "image/jpeg", img, "")
 	assert.True(t, res.Degraded)
 	// The caption cannot be embedded: fewer results, degraded.
-	s, _, m = newService(t, &vision{answer: catAnswer}, failing{})
+	s, _, m = newService(t, &vision{answer: catAnswer}, meaningtest.Failing{})
 	_, res = classify(t, s, &keyed, "image/jpeg", img, "")
 	assert.True(t, res.Degraded)
 	assert.Equal(t, "A cat sleeping on a sofa", res.Caption)

@@ -88,12 +88,7 @@ func (q *Query) Similarity(id string) (float64, bool) {
 	best, found := float32(-2), false
 	for i, s := range q.sets {
 		for _, r := range q.rows[i][id] {
-			row := s.Row(r)
-			var dot float32
-			for j, v := range row {
-				dot += v * q.q[j]
-			}
-			if dot > best {
+			if dot := s.Dot(r, q.q); dot > best {
 				best, found = dot, true
 			}
 		}

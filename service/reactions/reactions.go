@@ -165,7 +165,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if eng, _ := s.cfg.Packs.Engine(ctx, p.locale); eng != nil {
 		locale := p.locale
 		res.AliasLocale = &locale
-		in.Known = func(e string) bool { _, ok := eng.Get(e); return ok }
+		in.Known = func(e string) bool { _, ok := eng.EmojiOf(e); return ok }
 		for _, c := range reactions.Clauses(p.text) {
 			out := eng.Search(c, engine.Options{Limit: 5, Locale: p.locale})
 			hits := make([]reactions.Hit, len(out.Results))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,31 +15,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/customemoji"
+	"github.com/emojisearch/emojisearch/service/internal/meaningtest"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/search"
 )
-
-type dir string
-
-func (d dir) LoadPack(_ context.Context, n string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), n))
-}
-func (d dir) LoadVectors(_ context.Context, n string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), n))
-}
-
-// failing is an embedding backend that is down.
-type failing struct{}
-
-func (failing) Embed(context.Context, []string) ([][]float32, error) {
-	return nil, meaning.ErrBackend
-}
 
 // countingEmbedder counts model calls (one per request, spec 1).
 type countingEmbedder struct {
@@ -76,39 +58,11 @@ func (custom) Match(_ context.Context, appID, tenant, q string, _ int) ([]custom
 
 func newService(t *testing.T, emb meaning.Embedder) (*Service, *meter) {
 	t.Helper()
-	dirs, err := filepath.Glob("../../packs/dist/*/manifest.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	d := filepath.Dir(dirs[0])
-	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
-		builtin[n], err = os.ReadFile(filepath.Join(d, n))
-		require.NoError(t, err)
-	}
-	packs, err := search.NewPacks(builtin, dir(d))
-	require.NoError(t, err)
-	model, err := meaning.Lookup("glove-cldr@100")
-	require.NoError(t, err)
-	en, err := engine.Load(engine.NewConfig(), builtin["index.en.bin"])
-	require.NoError(t, err)
-	tier := meaning.New(meaning.Config{Model: model, Embedder: emb, Files: dir(d),
-		Emoji: func(id string) (string, bool) { e, ok := en.Get(id); return e.Emoji, ok }})
+	set := meaningtest.New(t, emb)
 	m := &meter{counts: map[string]int{}}
-	return New(Config{PackVersion: filepath.Base(d), Model: model.Name, Packs: packs, Meaning: TierMeaning(tier),
-		Calibration: model.Calibration, Meter: m, Custom: custom{}}), m
+	return New(Config{PackVersion: filepath.Base(set.Dir), Model: set.Model.Name, Packs: set.Packs, Meaning: TierMeaning(set.Tier),
+		Calibration: set.Model.Calibration, Meter: m, Custom: custom{}}), m
 }
-
-var local = func() meaning.Embedder {
-	b, err := os.ReadFile("../../packs/models/glove-cldr.100.embm")
-	if err != nil {
-		panic(err)
-	}
-	em, err := embed.Load(b)
-	if err != nil {
-		panic(err)
-	}
-	return meaning.Local{Model: em}
-}()
 
 var keyed = access.Caller{KeyID: "k1", AppID: "app1", AccountID: "acc1", Kind: "secret", Plan: plans.Free}
 
@@ -128,7 +82,7 @@ func post(t *testing.T, s *Service, c *access.Caller, body string) (*httptest.Re
 }
 
 func TestErrors(t *testing.T) {
-	s, _ := newService(t, local)
+	s, _ := newService(t, nil)
 	cases := []struct {
 		name, body string
 		status     int
@@ -162,7 +116,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestAnswer(t *testing.T) {
-	emb := &countingEmbedder{Embedder: local}
+	emb := &countingEmbedder{Embedder: meaningtest.Local(t)}
 	s, m := newService(t, emb)
 	rec, res := post(t, s, &keyed, `{"text":"got the job!! so happy","limit":5}`)
 	require.Equal(t, 200, rec.Code)
@@ -184,13 +138,13 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestDegradedAndOverLimit(t *testing.T) {
-	s, m := newService(t, failing{})
+	s, m := newService(t, meaningtest.Failing{})
 	_, res := post(t, s, &keyed, `{"text":"thank you so much"}`)
 	assert.True(t, res.Degraded)
 	assert.Equal(t, "🙏", res.Results[0].Emoji)
 	assert.Zero(t, m.counts[plans.SemanticCalls], "no model answer: not counted")
 
-	emb := &countingEmbedder{Embedder: local}
+	emb := &countingEmbedder{Embedder: meaningtest.Local(t)}
 	s, m = newService(t, emb)
 	m.over = true
 	_, res = post(t, s, &keyed, `{"text":"what a lovely sunset at the beach"}`)
@@ -203,7 +157,7 @@ func TestDegradedAndOverLimit(t *testing.T) {
 }
 
 func TestCustomFirst(t *testing.T) {
-	s, _ := newService(t, local)
+	s, _ := newService(t, nil)
 	_, res := post(t, s, &keyed, `{"text":"party tonight!","limit":3}`)
 	require.Len(t, res.Results, 3)
 	assert.Equal(t, "custom", res.Results[0].Source)
@@ -215,7 +169,7 @@ func TestCustomFirst(t *testing.T) {
 }
 
 func TestMeaningErrorsAreNotFatal(t *testing.T) {
-	s, _ := newService(t, local)
+	s, _ := newService(t, nil)
 	s.cfg.Meaning = func(context.Context, string, string) (Embedding, time.Duration, error) {
 		return nil, 0, errors.Join(search.ErrIncomplete, errors.New("no vector file"))
 	}
@@ -227,7 +181,7 @@ func TestMeaningErrorsAreNotFatal(t *testing.T) {
 
 func BenchmarkServe(b *testing.B) {
 	t := &testing.T{}
-	s, _ := newService(t, local)
+	s, _ := newService(t, nil)
 	body := `{"text":"got the job!! so happy, thanks everyone for the support this year","limit":6}`
 	for b.Loop() {
 		r := httptest.NewRequest(http.MethodPost, "http://localhost/v1/suggest-reactions", strings.NewReader(body))

@@ -248,6 +248,5 @@ func (p *Packs) Emoji(id string) (string, bool) {
 	if english == nil {
 		return "", false
 	}
-	e, ok := english.Get(id)
-	return e.Emoji, ok
+	return english.EmojiOf(id)
 }

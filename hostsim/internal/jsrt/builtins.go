@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -253,16 +254,18 @@ func (rt *Runtime) installArray() {
 		if s, ok := arg(args, 0).(string); ok {
 			sep = s
 		}
-		out := ""
+		// A Builder, not +=: a Worker joins embedding rows of a thousand
+		// numbers, which repeated concatenation copies quadratically.
+		var out strings.Builder
 		for i, e := range o.elems {
 			if i > 0 {
-				out += sep
+				out.WriteString(sep)
 			}
 			if !IsNullish(e) {
-				out += ToString(e)
+				out.WriteString(ToString(e))
 			}
 		}
-		return out, nil
+		return out.String(), nil
 	})
 	rt.Global.Define("Array", rt.ArrayCtor)
 }

@@ -194,3 +194,27 @@ func TestJSONRoundTrip(t *testing.T) {
 		assert.Error(t, err)
 	})
 }
+
+// Array.prototype.join as JS: numbers as Number#toString prints them (the
+// worker parses embedding rows joined this way), nullish elements empty.
+func TestArrayJoin(t *testing.T) {
+	cases := []struct {
+		json string
+		sep  []jsrt.Value
+		want string
+	}{
+		{`[0.1,-2.5e-7,3]`, nil, "0.1,-2.5e-7,3"},
+		{`[1,null,"x",true]`, []jsrt.Value{"-"}, "1--x-true"},
+		{`[]`, nil, ""},
+		{`[[1,2],3]`, nil, "1,2,3"},
+	}
+	onLoop(t, func(rt *jsrt.Runtime) {
+		for _, tc := range cases {
+			v, err := rt.ParseJSON(tc.json)
+			require.NoError(t, err)
+			got, err := rt.CallMethod(v, "join", tc.sep...)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got, tc.json)
+		}
+	})
+}
