@@ -15,7 +15,7 @@ import (
 )
 
 // PackVersion is the committed pack version the tools read by default.
-const PackVersion = "e17c48r3"
+const PackVersion = "e17c48r4"
 
 // Row is one evaluation query.
 type Row struct {
