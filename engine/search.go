@@ -55,6 +55,20 @@ func (e *Engine) Search(query string, opts Options) Output {
 	if opts.Limit <= 0 {
 		opts.Limit = DefaultLimit
 	}
+	key, short := shortKeyOf(query, opts)
+	if short {
+		if out, ok := e.short.get(key); ok {
+			return out
+		}
+		out := e.search(query, opts)
+		e.short.put(key, out)
+		return out
+	}
+	return e.search(query, opts)
+}
+
+// search is Search without the cache of short queries.
+func (e *Engine) search(query string, opts Options) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
 	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: -1, MinCoverage: float32(e.cfg.minCoverage)}
