@@ -213,44 +213,63 @@ func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text stri
 // addList adds every phrase of key k of a table of segment si.
 func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo bool, p Params) bool {
 	lo, hi := t.list(k)
-	seg := ix.segs[si]
-	base := ix.base[si]
 	if typo {
 		q *= ix.Weights[packfmt.FieldTypo]
 	}
 	q *= s.uw[ui]
-	w := ix.segWeight(si, p)
+	// The posting list as a slice of its stored width: the loop below is
+	// the hottest of a search, and a width switch and bounds check per
+	// posting cost most under js/wasm.
+	switch post := &t.post; {
+	case post.w16 != nil:
+		return addPostings(ix, s, si, post.w16[lo:hi], ui, q, typo)
+	case post.w32 != nil:
+		return addPostings(ix, s, si, post.w32[lo:hi], ui, q, typo)
+	default:
+		return addPostings(ix, s, si, post.w8[lo:hi], ui, q, typo)
+	}
+}
+
+// addPostings adds the phrases of one posting list (local phrase numbers of
+// segment si) for unit ui at quality q.
+func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
+	seg := ix.segs[si]
+	base := ix.base[si]
+	w := s.segW[si]
+	cov := s.cov[ui]
+	gen := s.gen
 	added := false
-	for j := lo; j < hi; j++ {
-		pid := t.post.at(j)
-		field := seg.phField.at(int(pid))
-		if typo && field == packfmt.FieldLow {
-			continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
-		}
-		added = true
-		gp := base + pid
-		a := &s.phrases[gp]
-		if a.stamp != s.gen {
-			*a = phraseAcc{stamp: s.gen, seg: uint8(si), unit: ui, cnt: 1, cw: s.cov[ui]}
-			s.touchedP = append(s.touchedP, gp)
+	for _, pv := range posts {
+		pid := uint32(pv)
+		a := &s.phrases[base+pid]
+		if a.stamp != gen {
+			field := uint8(seg.phField.at(int(pid)))
+			if typo && field == packfmt.FieldLow {
+				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
+			}
+			*a = phraseAcc{stamp: gen, entry: int32(seg.phEntry.at(int(pid))), field: field, ntok: uint8(seg.phNTok.at(int(pid))),
+				seg: uint8(si), unit: ui, cnt: 1, cw: cov}
+			s.touchedP = append(s.touchedP, base+pid)
+		} else if typo && a.field == packfmt.FieldLow {
+			continue
 		} else if a.unit != ui {
 			a.sum += a.cur
 			a.cur = 0
 			a.unit = ui
 			a.cnt++
-			a.cw += s.cov[ui]
+			a.cw += cov
 		}
+		added = true
 		if typo {
 			a.typo = true
 		}
 		a.cur = max(a.cur, q)
-		ei := seg.phEntry.at(int(pid))
-		e := &s.entries[ei]
-		if e.stamp != s.gen {
-			*e = entryAcc{stamp: s.gen, phrase: -1}
-			s.touchedE = append(s.touchedE, int32(ei))
+		e := &s.entries[a.entry]
+		if e.stamp != gen {
+			*e = entryAcc{stamp: gen, phrase: -1}
+			s.touchedE = append(s.touchedE, a.entry)
 		}
-		e.units[ui] = max(e.units[ui], q*w*ix.Weights[field])
+		e.units[ui] = max(e.units[ui], q*w*ix.Weights[a.field])
 	}
 	return added
 }

@@ -12,7 +12,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 	nu := s.uwSum
 	for _, pid := range s.touchedP {
 		a := &s.phrases[pid]
-		field, ntok, entry := ix.phraseInfo(int(a.seg), pid)
+		field, ntok, entry := a.field, a.ntok, a.entry
 		e := &s.entries[entry]
 		if e.phrase < 0 || (e.best == 0 && ix.phraseBefore(pid, field, uint32(e.phrase), e.field)) {
 			e.phrase = int32(pid) // reported if only the units across phrases qualify
@@ -33,7 +33,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		if nunits > 1 && field == packfmt.FieldShortcode && ntok == 1 && ix.shortPhrase(int(a.seg), pid) {
 			w *= shortCodeFactor // "in", "ok", "up": a code, not a word of the sentence
 		}
-		v := w * ix.segWeight(int(a.seg), p) * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
+		v := w * s.segW[a.seg] * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
 		if nunits > 1 && int(a.cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
 			// The query is this phrase, word for word: it outranks every
 			// match of parts of the query over several phrases (at most 0.9).

@@ -1,9 +1,5 @@
 package index
 
-import (
-	"sync"
-)
-
 // Params are the per-search settings.
 type Params struct {
 	Limit       int
@@ -24,6 +20,9 @@ type Hit struct {
 
 type phraseAcc struct {
 	stamp uint32
+	entry int32 // the phrase's entry, field and token count, read once
+	field uint8
+	ntok  uint8
 	seg   uint8
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
@@ -61,6 +60,7 @@ type scratch struct {
 	stopCov  float32           // coverage weight of the stop words
 	cov      [MaxUnits]float32 // share of each unit in coverage: 1, stopUnitWeight for a stop word
 	covSum   float32
+	segW     [64]float32 // segWeight of each segment for this search
 }
 
 type famSlot struct {
@@ -69,19 +69,12 @@ type famSlot struct {
 	head  float32 // score of the family's neutral member, 0 when it did not match
 }
 
-var scratchPools sync.Map // *Index -> *sync.Pool
+// getScratch takes a scratch from the index's own pool: a field, not a
+// process-wide map keyed by index, which cost a map lookup (and a new pool
+// value) per search, about 6 µs under js/wasm.
+func (ix *Index) getScratch() *scratch { return ix.scratch.Get().(*scratch) }
 
-func (ix *Index) getScratch() *scratch {
-	p, _ := scratchPools.LoadOrStore(ix, &sync.Pool{New: func() any {
-		return &scratch{phrases: make([]phraseAcc, ix.nPhrases), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
-	}})
-	return p.(*sync.Pool).Get().(*scratch)
-}
-
-func (ix *Index) putScratch(s *scratch) {
-	p, _ := scratchPools.Load(ix)
-	p.(*sync.Pool).Put(s)
-}
+func (ix *Index) putScratch(s *scratch) { ix.scratch.Put(s) }
 
 // Search ranks entries for the query units. Hits are best first, one per
 // family, at most p.Limit.
@@ -100,6 +93,9 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 	}
 	s.touchedP, s.touchedE, s.hits = s.touchedP[:0], s.touchedE[:0], s.hits[:0]
 	ix.unitWeights(s, units, p)
+	for si := range ix.segs {
+		s.segW[si] = ix.segWeight(si, p)
+	}
 	s.multi, s.gender, s.flags = false, false, false
 	for _, u := range units {
 		s.multi = s.multi || u.Tok != units[0].Tok
