@@ -14,8 +14,8 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		a := &s.phrases[pid]
 		field, ntok, entry := a.field, a.ntok, a.entry
 		e := &s.entries[entry]
-		if e.phrase < 0 || (e.best == 0 && ix.phraseBefore(pid, field, uint32(e.phrase), e.field)) {
-			e.phrase = int32(pid) // reported if only the units across phrases qualify
+		if e.phrase < 0 {
+			e.phrase = int32(pid) // the first phrase; see the pass below the loop
 			e.field = field
 		}
 		qcov := a.cw / s.covSum
@@ -44,6 +44,20 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		}
 		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(pid, field, uint32(e.phrase), e.field))) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
+		}
+	}
+	// An entry no phrase of which qualified reports its first phrase in
+	// phraseBefore order, if the units across its phrases qualify below. Found
+	// here, once no phrase can qualify any more, rather than kept up to date
+	// in the loop above: that compared phrase texts for every phrase of a
+	// multi-word query that covers too little of it.
+	for _, pid := range s.touchedP {
+		if nunits == 1 {
+			break // one unit: no pass across phrases
+		}
+		a := &s.phrases[pid]
+		if e := &s.entries[a.entry]; e.best == 0 && int32(pid) != e.phrase && ix.phraseBefore(pid, a.field, uint32(e.phrase), e.field) {
+			e.phrase, e.field = int32(pid), a.field
 		}
 	}
 	for _, ei := range s.touchedE {
