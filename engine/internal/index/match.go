@@ -153,12 +153,20 @@ func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool)
 func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
+	nExact := -1
 	if hasExact {
+		lo, hi := seg.terms.list(exact)
+		nExact = hi - lo
 		matched = ix.addList(s, si, &seg.terms, exact, ui, qExact, false, p) || matched
 	}
 	if !u.Unspaced {
+		// The stem's phrases hold every phrase of the word itself (each
+		// phrase is listed once per key): with as many, they are the same
+		// phrases, already added at a better quality.
 		if st, ok := seg.stems.find(textnorm.Stem(u.Text)); ok {
-			matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
+			if lo, hi := seg.stems.list(st); hi-lo != nExact {
+				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
+			}
 		}
 	}
 	if last {
