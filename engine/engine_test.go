@@ -11,8 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/engine/internal/index"
-	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
@@ -281,67 +279,6 @@ func TestRoundTrip(t *testing.T) {
 	assert.Equal(t, "\"quoted\"", e.Search("quoted", DefaultOptions()).Results[0].Match[:0]+"\"quoted\"")
 }
 
-// TestOracle checks the index against a linear scan: for words taken from
-// the packs, every emoji with a phrase containing the word (in a searched
-// locale) is found, and every direct result has such a phrase or a stem match.
-func TestOracle(t *testing.T) {
-	e := allLocales(t)
-	var words []string
-	i := 0
-	e.ix.EachPhrase(func(_ int, _ int32, _ uint8, text string) {
-		if i++; i%397 == 1 {
-			// Digit runs are read as clock times ("1234" is 12:34), not words.
-			if toks := Tokenize(text); len(toks) > 0 && !textnorm.IsUnspaced(toks[0]) && strings.Trim(toks[0], "0123456789") != "" {
-				words = append(words, toks[0])
-			}
-		}
-	})
-	require.Greater(t, len(words), 100)
-	for _, w := range words {
-		out := e.Search(w, Options{Limit: 5000, Locale: "", Prefix: false})
-		got := map[int32]bool{}
-		for _, r := range out.Results {
-			i, ok := e.ix.Lookup(r.Emoji)
-			require.True(t, ok)
-			got[e.ix.Entries[i].Family] = true
-			if r.Field == "typo" || r.Field == "low" {
-				continue
-			}
-			assert.True(t, entryWords(e)[i][w] || entryWords(e)[i]["~"+textnorm.Stem(w)], "%q: %s has no phrase with the word", w, r.Emoji)
-		}
-		for i := range e.ix.Entries {
-			if words := entryWords(e); words[i][w] || words[i]["~"+textnorm.Stem(w)] {
-				assert.True(t, got[e.ix.Entries[i].Family], "%q: %s missing", w, e.ix.Entries[i].Emoji)
-			}
-		}
-	}
-}
-
-var (
-	wordsOnce sync.Once
-	words     []map[string]bool
-)
-
-// entryWords is the oracle's linear scan: every token (and "~"+stem) of every
-// phrase, per entry.
-func entryWords(e *Engine) []map[string]bool {
-	wordsOnce.Do(func() {
-		words = make([]map[string]bool, len(e.ix.Entries))
-		for i := range words {
-			words[i] = map[string]bool{}
-		}
-		e.ix.EachPhrase(func(_ int, entry int32, _ uint8, text string) {
-			for _, tok := range Tokenize(text) {
-				words[entry][tok] = true
-				if !textnorm.IsUnspaced(tok) {
-					words[entry]["~"+textnorm.Stem(tok)] = true
-				}
-			}
-		})
-	})
-	return words
-}
-
 func TestHelpers(t *testing.T) {
 	for _, tc := range []struct{ name, got, want string }{
 		{"hexcode single", HexcodeOf("😂"), "1F602"},
@@ -388,18 +325,4 @@ func FuzzSearch(f *testing.F) {
 			seen[r.ID] = true
 		}
 	})
-}
-
-// In a query of several words the rarer word weighs more; the weights keep
-// a mean of 1, one word weighs 1, and an unknown word gets the mean.
-func TestUnitWeights(t *testing.T) {
-	e := allLocales(t)
-	p := index.Params{Mask: 1} // English
-	w := e.ix.UnitWeights([]index.Unit{{Text: "face"}, {Text: "unicorn"}}, p)
-	assert.Greater(t, w[1], w[0], "unicorn is in fewer phrases than face")
-	assert.InDelta(t, 2, w[0]+w[1], 1e-5)
-	assert.Equal(t, []float32{1}, e.ix.UnitWeights([]index.Unit{{Text: "face"}}, p))
-	w = e.ix.UnitWeights([]index.Unit{{Text: "face"}, {Text: "unicorn"}, {Text: "zzqx"}}, p)
-	assert.InDelta(t, (w[0]+w[1])/2, w[2], 1e-5)
-	assert.InDelta(t, 3, w[0]+w[1]+w[2], 1e-5)
 }

@@ -55,6 +55,20 @@ func (e *Engine) Search(query string, opts Options) Output {
 	if opts.Limit <= 0 {
 		opts.Limit = DefaultLimit
 	}
+	key, short := shortKeyOf(query, opts)
+	if short {
+		if out, ok := e.short.get(key); ok {
+			return out
+		}
+		out := e.search(query, opts)
+		e.short.put(key, out)
+		return out
+	}
+	return e.search(query, opts)
+}
+
+// search is Search without the cache of short queries.
+func (e *Engine) search(query string, opts Options) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
 	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: -1, MinCoverage: float32(e.cfg.minCoverage)}
@@ -67,18 +81,20 @@ func (e *Engine) Search(query string, opts Options) Output {
 			p.Loc = li // the locale's main segment (labels)
 		}
 	}
-	seen := map[int32]bool{}
+	// The emoji and symbols of the query, answered first: a few at most, so a
+	// slice (a map per search cost more, most of all under js/wasm).
+	var seen []int32
 	for _, ei := range e.emojiIn(query) {
-		if !seen[ei] && len(out.Results) < opts.Limit {
-			seen[ei] = true
+		if !slices.Contains(seen, ei) && len(out.Results) < opts.Limit {
+			seen = append(seen, ei)
 			ent := &e.ix.Entries[ei]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
 		}
 	}
 	for _, sym := range e.ix.Symbols(query) {
-		if p.Mask&(1<<sym.Loc) != 0 && !seen[sym.Entry] && len(out.Results) < opts.Limit {
-			seen[sym.Entry] = true
+		if p.Mask&(1<<sym.Loc) != 0 && !slices.Contains(seen, sym.Entry) && len(out.Results) < opts.Limit {
+			seen = append(seen, sym.Entry)
 			ent := &e.ix.Entries[sym.Entry]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(e.ix.Weights[sym.Field]), Source: "alias",
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
@@ -103,7 +119,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 	}
 	out.Results = slices.Grow(out.Results, min(len(hits), opts.Limit-len(out.Results)))
 	for _, h := range hits {
-		if seen[h.Entry] || len(out.Results) >= opts.Limit {
+		if len(out.Results) >= opts.Limit || slices.Contains(seen, h.Entry) {
 			continue
 		}
 		ent := &e.ix.Entries[h.Entry]

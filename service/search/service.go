@@ -239,8 +239,14 @@ type timing struct {
 // search builds the canonical answer: from the shared cache when it holds
 // one, else from the tiers (then cached unless degraded or incomplete).
 // Over the limit, the meaning tier is not called and nothing is cached.
+//
+// The query is prepared once: its embedding text (the cache key's and the
+// meaning tier's) here, its normalised form by the engine (Output.Query),
+// which the answer reuses; only without an alias search does the service
+// normalise it itself.
 func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timing) {
-	key := s.cacheKey(p)
+	text := engine.EmbeddingText(p.Query)
+	key := s.cacheKey(text, p)
 	if s.cfg.Cache != nil {
 		if body, ok, err := s.cfg.Cache.Get(ctx, key); err == nil && ok {
 			var cached Response
@@ -258,7 +264,6 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 	if err != nil {
 		complete = false // semantic-only, uncached, retried next time
 	}
-	a.Query = engine.Normalize(p.Query, MaxQueryLength)
 
 	// The alias tier runs in hybrid mode, and in semantic mode when there is
 	// no meaning tier to answer (none bound, or it failed: degraded).
@@ -269,7 +274,7 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 	var hits []Hit
 	if s.cfg.Meaning != nil && !over {
 		var sem MeaningResult
-		sem, err = s.cfg.Meaning.Search(ctx, engine.EmbeddingText(p.Query), p.Locale, p.Limit*2)
+		sem, err = s.cfg.Meaning.Search(ctx, text, p.Locale, p.Limit*2)
 		hits = sem.Hits
 		t = timing{embedded: sem.Embed > 0, embed: sem.Embed} // no call: no vector file loaded
 		switch {
@@ -287,6 +292,9 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 		alias = eng.Search(p.Query, opts)
 		locale := p.Locale
 		a.AliasLocale = &locale
+		a.Query = alias.Query
+	} else {
+		a.Query = engine.Normalize(p.Query, MaxQueryLength)
 	}
 	a.Results = s.merge(alias, hits, p.Limit)
 	if a.Degraded || !complete {
@@ -335,12 +343,12 @@ func clamp01(f float64) float64 {
 	return f
 }
 
-// cacheKey is spec 1's shared-cache key: the embedded query text, locale,
-// limit, mode, index version and a hash of the served data and engine. It
-// holds no key, app or origin.
-func (s *Service) cacheKey(p Params) string {
+// cacheKey is spec 1's shared-cache key: the embedded query text
+// (engine.EmbeddingText of p.Query), locale, limit, mode, index version and
+// a hash of the served data and engine. It holds no key, app or origin.
+func (s *Service) cacheKey(text string, p Params) string {
 	q := url.Values{}
-	q.Set("t", engine.EmbeddingText(p.Query))
+	q.Set("t", text)
 	q.Set("l", p.Locale)
 	q.Set("n", strconv.Itoa(p.Limit))
 	q.Set("m", string(p.Mode))

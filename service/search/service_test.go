@@ -188,3 +188,21 @@ func TestBadParameters(t *testing.T) {
 		assert.Contains(t, rec.Body.String(), `"error"`, q)
 	}
 }
+
+// TestQueryNormalisedOnce: the answer's query is the normalised form, from
+// the engine when the alias tier runs and from the service when only the
+// meaning tier does; the meaning tier gets the embedding text.
+func TestQueryNormalisedOnce(t *testing.T) {
+	s, _ := newService(t, meaning{}, false)
+	for _, tc := range []struct{ name, params, want string }{
+		{"hybrid", "q=++Caf%C3%A9+%3AJOY%3A++", "cafe joy"},
+		{"semantic", "q=++Caf%C3%A9+%3AJOY%3A++&mode=semantic", "cafe joy"},
+		{"hybrid, no words", "q=%F0%9F%98%82", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, res := get(t, s, tc.params)
+			require.Equal(t, 200, rec.Code)
+			assert.Equal(t, tc.want, res.Query)
+		})
+	}
+}

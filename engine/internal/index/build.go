@@ -8,6 +8,7 @@ package index
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
@@ -40,7 +41,8 @@ type Index struct {
 	segs     []*Segment
 	base     []uint32 // first global phrase id of each segment
 	nPhrases int
-	locSegs  [][]int // segment index -> the segments of its locale, main first
+	locSegs  [][]int    // segment index -> the segments of its locale, main first
+	scratch  *sync.Pool // of *scratch, sized for this index (search.go)
 }
 
 // Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
@@ -99,6 +101,9 @@ func New(segs ...*Segment) (*Index, error) {
 		}
 		ix.locSegs[i] = same
 	}
+	ix.scratch = &sync.Pool{New: func() any {
+		return &scratch{phrases: make([]phraseAcc, ix.nPhrases), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
+	}}
 	en := segs[0]
 	ix.Entries = make([]Entry, en.ids.len())
 	for i := range ix.Entries {

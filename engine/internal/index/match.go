@@ -1,0 +1,304 @@
+package index
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
+)
+
+// Match qualities of one query unit against one phrase token.
+const (
+	qExact   = 1.0
+	qStem    = 0.82
+	qPrefix  = 0.62 // plus up to 0.3 by the share of the term typed
+	qBigram  = 0.75 // an unspaced two-character unit inside a longer word
+	qUnigram = 0.5  // an unspaced character inside a word
+)
+
+// prefixFanout is the number of completions above which short prefixes only
+// complete short words.
+const prefixFanout = 256
+
+func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
+	matched := false
+	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
+	for si, seg := range ix.segs {
+		if p.Mask&(1<<si) == 0 {
+			continue
+		}
+		// A short prefix of a long word says little: with many candidates
+		// in the locale, only words at most four times the prefix's length
+		// complete it.
+		maxLen := 0
+		if main := ix.locSegs[si][0]; last {
+			if counted&(1<<main) == 0 {
+				counted |= 1 << main
+				if ix.manyCompletions(main, u.Text) {
+					many |= 1 << main
+				}
+			}
+			if many&(1<<main) != 0 {
+				maxLen = 4 * len(u.Text)
+			}
+		}
+		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, p) || matched
+	}
+	if matched || u.Unspaced || !alphabetic(u.Text) {
+		return
+	}
+	// Typo tolerance only for a unit nothing else matched, so it never
+	// outranks an exact match of the same word.
+	n := utf8.RuneCountInString(u.Text)
+	if n < 4 && !(p.Relaxed && n == 3) {
+		return
+	}
+	maxD := 1
+	if n >= 8 || (p.Relaxed && n >= 5) {
+		maxD = 2
+	}
+	for si, seg := range ix.segs {
+		if p.Mask&(1<<si) != 0 {
+			matched = ix.matchTypos(s, si, seg, ui, u.Text, maxD, p) || matched
+		}
+	}
+	if matched || !p.Relaxed {
+		return
+	}
+	// Last resort: the longest shortened form (at least 3 bytes) that
+	// starts some words ("academic" finds "academy").
+	for cut := len(u.Text) - 1; cut >= 3 && !matched; cut-- {
+		if !utf8.RuneStart(u.Text[cut]) {
+			continue
+		}
+		for si := range ix.segs {
+			if p.Mask&(1<<si) == 0 || ix.locSegs[si][0] != si {
+				continue // once per locale, from its main segment
+			}
+			// The first 64 words of the locale with that start.
+			var at [2]int
+			cur := at[:0]
+			for _, sj := range ix.locSegs[si] {
+				lo, _ := ix.segs[sj].terms.prefixRange(u.Text[:cut])
+				cur = append(cur, lo)
+			}
+			for range 64 {
+				key, ok := ix.nextCompletion(si, u.Text[:cut], cur)
+				if !ok {
+					break
+				}
+				q := 0.7 * float32(cut) / float32(max(len(key), len(u.Text)))
+				for j, sj := range ix.locSegs[si] {
+					if terms := &ix.segs[sj].terms; cur[j] < terms.keys.len() && terms.keys.at(cur[j]) == key {
+						matched = ix.addList(s, sj, terms, cur[j], ui, q, true, p) || matched
+						cur[j]++
+					}
+				}
+			}
+		}
+	}
+}
+
+// manyCompletions reports whether more than prefixFanout distinct words of
+// the locale of segment si (over all its segments) start with t.
+func (ix *Index) manyCompletions(si int, t string) bool {
+	segs := ix.locSegs[si]
+	n := 0
+	for j, sj := range segs {
+		lo, hi := ix.segs[sj].terms.prefixRange(t)
+		if n += hi - lo; j == 0 && n > prefixFanout {
+			return true // the main segment alone has more: no need to count repeats
+		}
+	}
+	if n <= prefixFanout || len(segs) == 1 {
+		return n > prefixFanout
+	}
+	// Over the segments, a word may repeat: count each once.
+	n = 0
+	for j, sj := range segs {
+		terms := &ix.segs[sj].terms
+		lo, hi := terms.prefixRange(t)
+		for k := lo; k < hi && n <= prefixFanout; k++ {
+			key := terms.keys.at(k)
+			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok }) {
+				n++
+			}
+		}
+	}
+	return n > prefixFanout
+}
+
+// nextCompletion returns the smallest word starting with prefix at or after
+// the cursors cur (one per segment of si's locale, into its sorted terms).
+func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool) {
+	key, ok := "", false
+	for j, sj := range ix.locSegs[si] {
+		terms := &ix.segs[sj].terms
+		if cur[j] >= terms.keys.len() {
+			continue
+		}
+		if k := terms.keys.at(cur[j]); strings.HasPrefix(k, prefix) && (!ok || k < key) {
+			key, ok = k, true
+		}
+	}
+	return key, ok
+}
+
+// matchSegment adds the exact, stem, prefix and n-gram matches of one unit
+// in one segment; with maxLen > 0, prefixes only complete words of at most
+// maxLen bytes.
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, p Params) bool {
+	matched := false
+	exact, hasExact := seg.terms.find(u.Text)
+	nExact := -1
+	if hasExact {
+		lo, hi := seg.terms.list(exact)
+		nExact = hi - lo
+		matched = ix.addList(s, si, &seg.terms, exact, ui, qExact, false, p) || matched
+	}
+	if !u.Unspaced {
+		// The stem's phrases hold every phrase of the word itself (each
+		// phrase is listed once per key): with as many, they are the same
+		// phrases, already added at a better quality.
+		if st, ok := seg.stems.find(textnorm.Stem(u.Text)); ok {
+			if lo, hi := seg.stems.list(st); hi-lo != nExact {
+				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
+			}
+		}
+	}
+	if last {
+		lo, hi := seg.terms.prefixRange(u.Text)
+		n := float32(len(u.Text))
+		for t := lo; t < hi; t++ {
+			tl := len(seg.terms.keys.at(t))
+			if maxLen > 0 && tl > maxLen {
+				continue
+			}
+			if t != exact || !hasExact {
+				matched = ix.addList(s, si, &seg.terms, t, ui, qPrefix+0.3*n/float32(tl), false, p) || matched
+			}
+		}
+	}
+	if u.Unspaced {
+		q := float32(0)
+		switch utf8.RuneCountInString(u.Text) {
+		case 1:
+			q = qUnigram
+		case 2:
+			q = qBigram
+		}
+		if g, ok := seg.grams.find(u.Text); ok && q > 0 {
+			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, p) || matched
+		}
+	}
+	return matched
+}
+
+// matchTypos adds the terms of one segment within maxD edits of text.
+func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text string, maxD int, p Params) bool {
+	matched := false
+	_, size := utf8.DecodeRuneInString(text)
+	lo, hi := seg.terms.prefixRange(text[:size])
+	qs := sig(text)
+	for t := lo; t < hi; t++ {
+		if bits.OnesCount64(qs^seg.sigs[t]) > 2*maxD {
+			continue
+		}
+		term := seg.terms.keys.at(t)
+		if d := len(term) - len(text); d > maxD || -d > maxD {
+			continue
+		}
+		if d := textnorm.BoundedEditDistance(text, term, maxD); d <= maxD {
+			matched = ix.addList(s, si, &seg.terms, t, ui, qExact-0.15*float32(d-1), true, p) || matched
+		}
+	}
+	return matched
+}
+
+// addList adds every phrase of key k of a table of segment si.
+func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo bool, p Params) bool {
+	lo, hi := t.list(k)
+	if typo {
+		q *= ix.Weights[packfmt.FieldTypo]
+	}
+	q *= s.uw[ui]
+	// The posting list as a slice of its stored width: the loop below is
+	// the hottest of a search, and a width switch and bounds check per
+	// posting cost most under js/wasm.
+	switch post := &t.post; {
+	case post.w16 != nil:
+		return addPostings(ix, s, si, post.w16[lo:hi], ui, q, typo)
+	case post.w32 != nil:
+		return addPostings(ix, s, si, post.w32[lo:hi], ui, q, typo)
+	default:
+		return addPostings(ix, s, si, post.w8[lo:hi], ui, q, typo)
+	}
+}
+
+// addPostings adds the phrases of one posting list (local phrase numbers of
+// segment si) for unit ui at quality q.
+func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
+	seg := ix.segs[si]
+	base := ix.base[si]
+	w := s.segW[si]
+	cov := s.cov[ui]
+	gen := s.gen
+	added := false
+	for _, pv := range posts {
+		pid := uint32(pv)
+		a := &s.phrases[base+pid]
+		if a.stamp != gen {
+			field := uint8(seg.phField.at(int(pid)))
+			if typo && field == packfmt.FieldLow {
+				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
+			}
+			*a = phraseAcc{stamp: gen, entry: int32(seg.phEntry.at(int(pid))), field: field, ntok: uint8(seg.phNTok.at(int(pid))),
+				seg: uint8(si), unit: ui, cnt: 1, cw: cov}
+			s.touchedP = append(s.touchedP, base+pid)
+		} else if typo && a.field == packfmt.FieldLow {
+			continue
+		} else if a.unit != ui {
+			a.sum += a.cur
+			a.cur = 0
+			a.unit = ui
+			a.cnt++
+			a.cw += cov
+		}
+		added = true
+		if typo {
+			a.typo = true
+		}
+		a.cur = max(a.cur, q)
+		e := &s.entries[a.entry]
+		if e.stamp != gen {
+			*e = entryAcc{stamp: gen, phrase: -1}
+			s.touchedE = append(s.touchedE, a.entry)
+		}
+		e.units[ui] = max(e.units[ui], q*w*ix.Weights[a.field])
+	}
+	return added
+}
+
+// segWeight is the factor of a segment's phrases: English phrases count a
+// little less when another locale is preferred.
+func (ix *Index) segWeight(si int, p Params) float32 {
+	if p.Loc >= 0 && ix.Locales[si] == "en" && ix.Locales[p.Loc] != "en" {
+		return ix.English
+	}
+	return 1
+}
+
+// phraseInfo returns the field, token count and entry of a global phrase.
+func (ix *Index) phraseInfo(si int, gp uint32) (field uint8, ntok uint8, entry int32) {
+	seg := ix.segs[si]
+	l := int(gp - ix.base[si])
+	return uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), int32(seg.phEntry.at(l))
+}
+
+func (ix *Index) phraseField(gp int32) uint8 {
+	f, _, _ := ix.phraseInfo(ix.segOf(uint32(gp)), uint32(gp))
+	return f
+}
