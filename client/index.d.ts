@@ -131,7 +131,14 @@ export type BinaryIndex = ArrayBuffer | Uint8Array
 export function createEngine(input: Pack | BinaryIndex | (Pack | BinaryIndex)[], options?: EngineOptions): AliasEngine
 
 type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
-export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
+/**
+ * The packs of the locales, English first. With part `core` (the default) and
+ * `index` not false, the English core pack's binary index (index.en.core.bin)
+ * comes right after pack.en.json as a pack with no rows, which the package
+ * root's createEngine reads in place; without it (missing, damaged, another
+ * version) the JSON packs alone, which give the same answers.
+ */
+export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; index?: boolean; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
 export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<CustomPack>
 export function assertPack(value: unknown): Pack
 export function isCustomPack(value: unknown): value is CustomPack

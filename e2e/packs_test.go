@@ -23,6 +23,9 @@ func TestPacksAreImmutableStaticFiles(t *testing.T) {
 		Files       map[string]struct {
 			SHA256 string `json:"sha256"`
 		} `json:"files"`
+		Indexes map[string]struct {
+			SHA256 string `json:"sha256"`
+		} `json:"indexes"`
 	}
 	require.NoError(t, json.Unmarshal(res.Body, &manifest))
 	assert.Equal(t, version, manifest.PackVersion, "health reports the version served")
@@ -39,6 +42,18 @@ func TestPacksAreImmutableStaticFiles(t *testing.T) {
 			assert.Equal(t, f.SHA256, hex.EncodeToString(sum[:]), "%s matches its manifest hash", name)
 		}
 	}
+	// The English core pack's binary index, which the client's loadPacks
+	// fetches beside pack.en.json (packs/FORMAT.md "Core index").
+	r := get(t, base+"index.en.core.bin")
+	require.Equal(t, 200, r.Status, "index.en.core.bin")
+	assert.Equal(t, "public, max-age=31536000, immutable", r.Header.Get("Cache-Control"))
+	assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "application/octet-stream", r.Header.Get("Content-Type"))
+	sum := sha256.Sum256(r.Body)
+	require.Contains(t, manifest.Indexes, "index.en.core.bin")
+	assert.Equal(t, manifest.Indexes["index.en.core.bin"].SHA256, hex.EncodeToString(sum[:]), "index.en.core.bin matches its manifest hash")
+	assert.Equal(t, "ESIDX\x00\x00\x00", string(r.Body[:8]), "a binary index")
+
 	for _, path := range []string{base + "pack.xx.json", base + "secrets.txt", "/v1/pack/no-such-version/manifest.json", "/v1/pack/"} {
 		r := get(t, path)
 		assert.Equal(t, 404, r.Status, path)

@@ -39,8 +39,9 @@ type Indexer struct {
 // Build turns inputs into the files of one pack version: pack.<locale>.json
 // and pack.<locale>.ext.json for every locale, then, with an indexer,
 // index.<locale>.bin for every locale (index.en.bin without the related
-// words) and index.en.related.bin (the related words, when there are any)
-// after index.en.bin, and manifest.json last.
+// words), index.en.core.bin (the English core pack alone, for the JS client)
+// right after index.en.bin, and index.en.related.bin (the related words,
+// when there are any) after those, and manifest.json last.
 func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]File, error) {
 	base, err := baseRows(in.Emojibase["en"])
 	if err != nil {
@@ -132,6 +133,15 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				return nil, fmt.Errorf("packs: %s: %w", packfmt.IndexFile(loc), err)
 			}
 			indexes = append(indexes, File{Name: packfmt.IndexFile(loc), Data: b.Bytes()})
+			if i == en {
+				// The JS client's index: the same indexer over the English
+				// core pack alone (what createEngine gets from loadPacks).
+				b = bytes.Buffer{}
+				if err := indexer.Locale(&b, "en", indexed[2*en]); err != nil {
+					return nil, fmt.Errorf("packs: %s: %w", packfmt.CoreIndexFile, err)
+				}
+				indexes = append(indexes, File{Name: packfmt.CoreIndexFile, Data: b.Bytes()})
+			}
 			if len(edPacks[i].Rows) > 0 && en >= 0 {
 				b = bytes.Buffer{}
 				name := packfmt.PartIndexFile(loc, packfmt.EditorialPart)

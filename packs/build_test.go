@@ -62,10 +62,19 @@ func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", "index.tr.bin", "manifest.json"}, names)
-	eng, err := engine.Load(engine.NewConfig(), a[4].Data, a[5].Data)
+		"index.en.bin", packfmt.CoreIndexFile, "index.tr.bin", "manifest.json"}, names)
+	eng, err := engine.Load(engine.NewConfig(), a[4].Data, a[6].Data)
 	require.NoError(t, err)
 	assert.Equal(t, "😂", eng.Search("gülmek", engine.Options{Limit: 1, Locale: "tr"}).Results[0].Emoji)
+	// The client's index holds the English core pack's phrases and no more:
+	// it answers as the core pack does, not as index.en.bin (ext phrases too).
+	core, err := engine.Load(engine.NewConfig(), a[5].Data)
+	require.NoError(t, err)
+	fromJSON, err := engine.Load(engine.NewConfig(), a[0].Data)
+	require.NoError(t, err)
+	for _, q := range []string{"joy", "laugh", "tech", "face with"} {
+		assert.Equal(t, fromJSON.Search(q, engine.Options{Limit: 5}).Results, core.Search(q, engine.Options{Limit: 5}).Results, q)
+	}
 	noIndex, err := Build(fixture(), "test1", locales, nil)
 	require.NoError(t, err)
 	assert.Len(t, noIndex, 5, "without an indexer, JSON packs and manifest only")
@@ -109,7 +118,7 @@ func TestBuildRelatedIndex(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", packfmt.RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
+		"index.en.bin", packfmt.CoreIndexFile, packfmt.RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
 	assert.Equal(t, "index.en.related.bin", packfmt.RelatedIndexFile)
 
 	ext, err := packfmt.Decode(byName["pack.en.ext.json"].Data)
@@ -139,7 +148,8 @@ func TestBuildRelatedIndex(t *testing.T) {
 	require.NoError(t, json.Unmarshal(byName["manifest.json"].Data, &m))
 	sum := sha256.Sum256(byName[packfmt.RelatedIndexFile].Data)
 	assert.Equal(t, hex.EncodeToString(sum[:]), m.Indexes[packfmt.RelatedIndexFile].SHA256)
-	assert.Len(t, m.Indexes, 3)
+	assert.Len(t, m.Indexes, 4)
+	assert.Contains(t, m.Indexes, packfmt.CoreIndexFile)
 }
 
 func TestBuildFailsLoudly(t *testing.T) {
@@ -196,8 +206,8 @@ func TestCommittedPacks(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, packfmt.DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
-	require.Len(t, m.Indexes, 2*len(packfmt.Locales)+1)
-	names := []string{packfmt.RelatedIndexFile}
+	require.Len(t, m.Indexes, 2*len(packfmt.Locales)+2)
+	names := []string{packfmt.RelatedIndexFile, packfmt.CoreIndexFile}
 	for _, loc := range packfmt.Locales {
 		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart))
 	}

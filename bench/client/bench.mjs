@@ -4,10 +4,10 @@
 // in one Node process: every prefix of every query of a trace file, limit
 // 24, each keystroke timed; plus engine creation time.
 //
-//	node bench/client/bench.mjs [--ours] [--index /tmp/index.en.core.bin] [../shared/eval/search/en.emojilib.jsonl]
+//	node bench/client/bench.mjs [--ours] [--index packs/dist/<version>/index.en.core.bin] [../shared/eval/search/en.emojilib.jsonl]
 //
 // --index: our engine reads that binary index in place beside the English
-// core pack (go run ./engine/cmd/goldens -o /tmp/g.json -core-index FILE).
+// core pack (index.en.core.bin of the pack version, written by buildpacks).
 //
 // Times are wall-clock (performance.now) of one process; on a shared
 // machine CPU time (process.cpuUsage) is printed beside creation times.

@@ -4,13 +4,16 @@
 // the typing trace; this one runs in a second, for profiling:
 //
 //	node bench/client/create.mjs
-//	node bench/client/create.mjs --index /tmp/index.en.core.bin
+//	node bench/client/create.mjs --index packs/dist/<version>/index.en.core.bin
+//	node bench/client/create.mjs --load http://127.0.0.1:8787/v1/pack/<version> [--no-index]
 //	node --cpu-prof --cpu-prof-dir=/tmp/prof bench/client/create.mjs
 //
 // With --index, the engine reads that binary index in place beside the pack
-// (the English core pack's own index: go run ./engine/cmd/goldens -o
-// /tmp/g.json -core-index /tmp/index.en.core.bin; or index.en.bin of the pack
-// version, which adds the extension phrases). first.mjs runs this script in
+// (the English core pack's own index, index.en.core.bin of the pack version;
+// or index.en.bin, which adds the extension phrases). With --load, the packs
+// come as an app gets them: loadPacks over HTTP from that base address
+// (which fetches index.en.core.bin too, unless --no-index), then createEngine
+// of its answer; loadMs is the loadPacks time. first.mjs runs this script in
 // several fresh processes and reports medians.
 import { readFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
@@ -20,10 +23,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 const { createEngine } = await import(join(root, 'client/index.js'))
 const version = JSON.parse(readFileSync(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
-const enCore = JSON.parse(readFileSync(join(root, 'packs/dist', version, 'pack.en.json'), 'utf8'))
-const at = process.argv.indexOf('--index')
-const index = at > 0 ? readFileSync(process.argv[at + 1]) : undefined
-const input = index ? [enCore, index] : enCore
+const arg = (name) => { const at = process.argv.indexOf(name); return at > 0 ? process.argv[at + 1] : undefined }
+let input, loadMs = 0
+if (arg('--load')) {
+  const { loadPacks } = await import(join(root, 'client/index.js'))
+  const t0 = performance.now()
+  input = await loadPacks({ baseUrl: arg('--load'), index: !process.argv.includes('--no-index') })
+  loadMs = performance.now() - t0
+} else {
+  const enCore = JSON.parse(readFileSync(join(root, 'packs/dist', version, 'pack.en.json'), 'utf8'))
+  input = arg('--index') ? [enCore, readFileSync(arg('--index'))] : enCore
+}
+const enCore = input[0] || input
+const index = input.find?.((p) => p.bin || p.byteLength) // the binary index given, if any
 const t1 = performance.now(), c1 = cpu()
 createEngine(input)
 const cold = [performance.now() - t1, cpu() - c1]
@@ -35,5 +47,5 @@ for (let i = 0; i < 20; i++) {
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 const r = (x) => +x.toFixed(1)
-console.log(JSON.stringify({ packVersion: version, rows: enCore.rows.length, index: index ? index.length : 0, firstWallMs: r(cold[0]), firstCpuMs: r(cold[1]),
+console.log(JSON.stringify({ packVersion: version, rows: enCore.rows.length, index: !!index, loadMs: r(loadMs), firstWallMs: r(cold[0]), firstCpuMs: r(cold[1]),
   warmWallMedianMs: r(med(warm.map((w) => w[0]))), warmCpuMedianMs: r(med(warm.map((w) => w[1]))) }))

@@ -1,27 +1,52 @@
 // The first createEngine in a fresh process (Issue 14's bar: <= 30 ms over
 // the English core pack), as the median of several fresh processes of
-// create.mjs, with and without the English core pack's binary index:
+// create.mjs, over four inputs: the JSON pack read from disk, the pack with
+// the English core pack's binary index read from disk, and the product path,
+// loadPacks over HTTP from a local static server of packs/dist (which
+// fetches index.en.core.bin beside pack.en.json), with and without the index:
 //
-//	go run ./engine/cmd/goldens -o /tmp/g.json -core-index /tmp/index.en.core.bin
-//	node bench/client/first.mjs [runs=9] [/tmp/index.en.core.bin]
+//	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
+//	node bench/client/first.mjs [runs=9]
 //
-// Runs alternate between the two inputs, so load on the machine falls on both.
-import { execFileSync } from 'node:child_process'
-import { join, dirname } from 'node:path'
+// Runs alternate between the inputs, so load on the machine falls on all.
+import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import { join, dirname, basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 
 const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '../..')
 const runs = +(process.argv[2] || 9)
-const index = process.argv[3] || '/tmp/index.en.core.bin'
-const run = (args) => JSON.parse(execFileSync(process.execPath, [join(here, 'create.mjs'), ...args], { encoding: 'utf8' }))
-const rows = { json: [], index: [] }
-for (let i = 0; i < runs; i++) {
-  rows.json.push(run([]))
-  rows.index.push(run(['--index', index]))
+const version = JSON.parse(await readFile(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
+const dist = join(root, 'packs/dist', version)
+// The pack files as /v1/pack/<version>/ serves them (no directory walks).
+const srv = createServer(async (req, res) => {
+  const name = basename(new URL(req.url, 'http://x').pathname)
+  try {
+    const body = await readFile(join(dist, name))
+    res.writeHead(200, { 'content-type': name.endsWith('.json') ? 'application/json' : 'application/octet-stream' })
+    res.end(body)
+  } catch {
+    res.writeHead(404).end()
+  }
+})
+await new Promise((r) => srv.listen(0, '127.0.0.1', r))
+const base = `http://127.0.0.1:${srv.address().port}/v1/pack/${version}`
+const run = async (args) => JSON.parse((await promisify(execFile)(process.execPath, [join(here, 'create.mjs'), ...args], { encoding: 'utf8' })).stdout)
+const inputs = {
+  json: [],
+  index: ['--index', join(dist, 'index.en.core.bin')],
+  loadPacks: ['--load', base],
+  'loadPacks-no-index': ['--load', base, '--no-index'],
 }
+const rows = Object.fromEntries(Object.keys(inputs).map((k) => [k, []]))
+for (let i = 0; i < runs; i++) for (const [name, args] of Object.entries(inputs)) rows[name].push(await run(args))
+srv.close()
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 for (const [name, rs] of Object.entries(rows)) {
   const m = (k) => med(rs.map((r) => r[k]))
-  console.log(JSON.stringify({ input: name, runs, firstCpuMs: m('firstCpuMs'), firstWallMs: m('firstWallMs'), warmCpuMedianMs: m('warmCpuMedianMs'), warmWallMedianMs: m('warmWallMedianMs'),
-    firstCpuAll: rs.map((r) => r.firstCpuMs) }))
+  console.log(JSON.stringify({ input: name, runs, index: rs[0].index, loadMs: m('loadMs'), firstCpuMs: m('firstCpuMs'), firstWallMs: m('firstWallMs'), warmCpuMedianMs: m('warmCpuMedianMs'),
+    warmWallMedianMs: m('warmWallMedianMs'), firstCpuAll: rs.map((r) => r.firstCpuMs) }))
 }

@@ -215,6 +215,21 @@ export function indexPack(bytes) {
 }
 
 /**
+ * coreIndexPack is indexPack of the English core pack's own index
+ * (index.en.core.bin, which loadPacks fetches beside pack.en.json) after
+ * checking it belongs to that pack en: locale, pack version and entry table
+ * (what BinIndex needs of it); it throws otherwise.
+ */
+export function coreIndexPack(bytes, en) {
+  const p = indexPack(bytes)
+  const ids = strs(p.bin, 5).all(), x = en.rowIndex.id
+  if (p.locale !== 'en' || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
+    throw bad('not the index of pack.en.json ' + en.packVersion)
+  }
+  return p
+}
+
+/**
  * BinIndex is the engine's index with binary segments: a locale given as a
  * binary index is read from it, and that locale's JSON packs then only
  * contribute entries (the English core pack) and words, since the index

@@ -212,6 +212,62 @@ test('loadPacks over HTTP', async () => {
   }
 })
 
+// The English core pack's index (index.en.core.bin): fetched by default and
+// read in place; missing, damaged or another pack's, the JSON path; the
+// engines answer alike on every path.
+test('loadPacks fetches the core index and falls back to the JSON pack without it', async () => {
+  const index = readFileSync(join(packDir, 'index.en.core.bin'))
+  let serveIndex // what the server answers for index.en.core.bin: bytes, or undefined for 404
+  const s = await serve((u, send) => {
+    const m = /^\/v1\/pack\/[^/]+\/(pack\.[a-z]+(\.ext)?\.json|index\.en\.core\.bin)$/.exec(u.pathname)
+    if (m?.[1] === 'index.en.core.bin') return serveIndex ? send(200, serveIndex, 'application/octet-stream') : send(404, { error: 'not_found' })
+    if (m && existsSync(join(packDir, m[1]))) return send(200, readFileSync(join(packDir, m[1])))
+    send(404, { error: 'not_found' })
+  })
+  const baseUrl = `${s.url}/v1/pack/${version}`
+  const gold = JSON.parse(readFileSync(new URL('./goldens.json', import.meta.url))).search.filter((c) => c.l === 'en' || c.l === 'fr').slice(0, 300)
+  const plain = lib.createEngine(await lib.loadPacks({ baseUrl, locales: ['fr'], index: false }))
+  const indexCalls = () => s.calls.filter((u) => u.pathname.endsWith('/index.en.core.bin')).length
+  assert.equal(indexCalls(), 0, 'index: false fetches no index')
+  const same = (eng, what) => {
+    for (const c of gold) assert.deepEqual(eng.search(c.q, { limit: 10, locale: c.l, prefix: c.p }), plain.search(c.q, { limit: 10, locale: c.l, prefix: c.p }), `${what}: ${c.l} ${c.q}`)
+  }
+  const shape = (packs) => packs.map((p) => `${p.locale}.${p.part}${p.bin ? '.bin' : ''}`)
+  const damaged = Buffer.from(index)
+  damaged.writeUInt32LE(damaged.readUInt32LE(16 + 12 * 5 + 4) + 1, 16 + 12 * 5 + 4) // one more entry id than the file holds
+  const otherVersion = readFileSync(join(packDir, 'index.tr.bin')) // a main index, but of Turkish
+  try {
+    for (const [what, body, want] of [
+      ['served', index, ['en.core', 'en.ext.bin', 'fr.core']],
+      ['missing (404)', undefined, ['en.core', 'fr.core']],
+      ['cut short', index.subarray(0, 4096), ['en.core', 'fr.core']],
+      ['damaged section table', damaged, ['en.core', 'fr.core']],
+      ['an HTML page (a fallback route)', Buffer.from('<!doctype html><title>x</title>'), ['en.core', 'fr.core']],
+      ['another locale\'s index', otherVersion, ['en.core', 'fr.core']],
+    ]) {
+      serveIndex = body
+      const before = indexCalls()
+      const packs = await lib.loadPacks({ baseUrl, locales: ['fr'] })
+      assert.equal(indexCalls(), before + 1, what)
+      assert.deepEqual(shape(packs), want, what)
+      const eng = lib.createEngine(packs)
+      assert.equal(eng._ix.segs[0].constructor.name, want.length === 3 ? 'BinSeg' : 'Seg', what)
+      same(eng, what)
+    }
+    // The extension packs are not covered by the core index: none is fetched.
+    serveIndex = index
+    const before = indexCalls()
+    const ext = await lib.loadPacks({ baseUrl, locales: ['en'], part: 'ext' })
+    assert.deepEqual(shape(ext), ['en.core', 'en.ext'])
+    assert.equal(indexCalls(), before)
+    // A fetch that throws for the index (a network error) is a fallback too.
+    const flaky = (url, init) => (url.endsWith('.bin') ? Promise.reject(new TypeError('network')) : fetch(url, init))
+    assert.deepEqual(shape(await lib.loadPacks({ baseUrl, locales: ['fr'], fetch: flaky })), ['en.core', 'fr.core'])
+  } finally {
+    await s.close()
+  }
+})
+
 // custom-pack.json holds real answers of GET /v1/custom-pack written by the
 // service's code (TestClientFixture in service/customhost): app-wide logo
 // and party_parrot; tenant acme's own logo; a development key's empty pack.

@@ -3,24 +3,13 @@
 // same phrases, and damaged files are refused at creation.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { createEngine } from '../index.js'
-import { goldens, readPack, readBytes, root } from './helpers.js'
+import { goldens, readPack, readBytes } from './helpers.js'
 
-// The English core pack's own index (the same phrases as pack.en.json):
-// scripts/test-client.sh writes it with the goldens; else it is written here.
-function coreIndex() {
-  let p = process.env.CLIENT_CORE_INDEX
-  if (!p || !existsSync(p)) {
-    const dir = mkdtempSync(join(tmpdir(), 'coreidx-'))
-    p = join(dir, 'index.en.core.bin')
-    execFileSync('go', ['run', './engine/cmd/goldens', '-o', join(dir, 'g.json'), '-core-index', p], { cwd: root, stdio: 'ignore' })
-  }
-  return readFileSync(p)
-}
+// The English core pack's own index (the same phrases as pack.en.json), as
+// the pack build writes it into the pack version.
+const coreIndex = () => readBytes('index.en.core.bin')
 
 const g = goldens()
 const en = readPack('pack.en.json')

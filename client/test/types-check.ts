@@ -12,6 +12,7 @@ import {
 
 async function main(): Promise<void> {
   const packs: Pack[] = await loadPacks({ baseUrl: 'https://x/v1/pack/v', locales: ['en', 'fr'], part: 'core' })
+  const noIndex: AliasEngine = createEngine(await loadPacks({ baseUrl: 'https://x/v1/pack/v', index: false }))
   const custom = await loadCustomPack({ endpoint: 'https://x', key: 'pk', tenant: 'acme' })
   const scope: string | null = custom.tenant, image: number = custom.rowIndex.imageUrl
   const engine: AliasEngine = createEngine([...packs, custom], { minCoverage: 0.34 })
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
   const all = applyCulture(culture, 'cat', insertCulture(canonical.results, matchCulture(culture, 'cat')), { limit: 10 })
   const vx = decodeVectors(encodeVectors('toy@2', ['A'], [[1, 0]]))
   const ms = searchVectorSets([vx, searchVectors(vx, l2normalize([1, 0]), 1).length ? vx : undefined], [1, 0], 3)
-  void [first, out, n, fused, rrf, conf, strs, feat, lead, all, ms, engine.get('1F600')?.labels, isEmojiSet('noto'), isCustomPack(custom), scope, image,
+  void [noIndex.packVersion, first, out, n, fused, rrf, conf, strs, feat, lead, all, ms, engine.get('1F600')?.labels, isEmojiSet('noto'), isCustomPack(custom), scope, image,
     assertPack(packs[0]), PACK_FORMAT_VERSION, DEFAULT_WEIGHTS.name, ROW_INDEX.id, CULTURE_FORMAT_VERSION, boundedEditDistance('a', 'b', 1),
     isActiveOn({ kind: 'lasting' }, '2027-01-01')]
 }

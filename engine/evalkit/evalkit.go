@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // PackVersion is the committed pack version the tools read by default.
@@ -50,6 +51,9 @@ func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 				return nil, err
 			}
 			for _, p := range parts { // sorted
+				if filepath.Base(p) == packfmt.CoreIndexFile {
+					continue // the JS client's index of the core pack alone: a main index, not a part
+				}
 				names = append(names, filepath.Base(p))
 			}
 		}

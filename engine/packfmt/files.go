@@ -22,6 +22,13 @@ const DefaultVersion = "e17c48r4"
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }
 
+// CoreIndexFile is the binary index of the English core pack alone
+// (index.en.core.bin): the same phrases as pack.en.json, so the JS client
+// reads it in place beside that pack instead of indexing the pack's phrases
+// (spec 3, loadPacks). A main index (its meta names no part), not a part
+// index; the Worker does not read it.
+const CoreIndexFile = "index.en.core.bin"
+
 // RelatedPart names the part index of the English related words; the
 // engine scores its phrases as weak ones only.
 const RelatedPart = "related"

@@ -27,6 +27,7 @@ try {
     const u = new URL(r.url())
     if (u.pathname === '/client/index.js' && r.status() === 200 && /javascript/.test(r.headers()['content-type'])) seen.library++
     if (u.pathname.startsWith('/v1/pack/')) seen.packs.push(`${u.pathname.split('/').pop()} ${r.status()}`)
+    if (u.pathname.endsWith('/index.en.core.bin')) seen.index = `${r.status()} ${r.headers()['content-type']}`
   })
   const ready = () => page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 90_000 })
   const firstIds = () => page.$$eval('#results li', (lis) => lis.slice(0, 10).map((li) => li.dataset.id))
@@ -35,6 +36,8 @@ try {
   await page.goto(base + '/', { waitUntil: 'domcontentloaded' })
   await ready()
   check(seen.library === 1, 'the library loaded from the Worker at /client/index.js')
+  check(seen.index === '200 application/octet-stream' && await page.evaluate(() => window.demo.binary === true && window.demo.engine._ix.segs[0].constructor.name === 'BinSeg'),
+    'loadPacks fetched index.en.core.bin and the engine reads English from it')
   check(await page.$eval('#region', (el) => el.value) === 'GB', 'deviceRegion() reads the browser language tag')
 
   // Typing: dictionary results at every keystroke, in the page's own engine.

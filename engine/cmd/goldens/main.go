@@ -8,10 +8,9 @@
 //
 //	go run ./engine/cmd/goldens            # writes client/test/goldens.json
 //
-// With -core-index it also writes the binary index of the English core pack
-// alone (engine.WriteIndex), which the client's tests and engine-creation
-// benchmark read in place: the same phrases as pack.en.json, so an engine
-// over both answers exactly as one over the JSON pack.
+// The client's tests and engine-creation benchmark read the English core
+// pack's binary index from the pack version (index.en.core.bin, written by
+// the pack build: packs/cmd/buildpacks).
 package main
 
 import (
@@ -84,36 +83,10 @@ func main() {
 	dir := flag.String("packs", filepath.Join("packs", "dist", packfmt.DefaultVersion), "pack version folder")
 	out := flag.String("o", filepath.Join("client", "test", "goldens.json"), "output file")
 	per := flag.Int("labels", 30, "labels sampled per locale")
-	coreIndex := flag.String("core-index", "", "also write the binary index of the English core pack alone here")
 	flag.Parse()
 	if err := run(*dir, *out, *per); err != nil {
 		log.Fatal(err)
 	}
-	if *coreIndex != "" {
-		if err := writeCoreIndex(*dir, *coreIndex); err != nil {
-			log.Fatal(err)
-		}
-	}
-}
-
-func writeCoreIndex(dir, out string) error {
-	b, err := os.ReadFile(filepath.Join(dir, "pack.en.json"))
-	if err != nil {
-		return err
-	}
-	en, err := packfmt.Decode(b)
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := engine.WriteIndex(f, "en", en); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func run(dir, out string, per int) error {
