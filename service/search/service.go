@@ -13,6 +13,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/culture"
+	"github.com/emojisearch/emojisearch/engine/fusion"
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
@@ -37,12 +38,9 @@ type Cache interface {
 // not cached, and the next request tries again (spec 1).
 var ErrIncomplete = errors.New("search: some data could not be loaded")
 
-// Hit is one emoji of the meaning tier with its cosine similarity.
-type Hit struct {
-	ID     string
-	Emoji  string
-	Cosine float64
-}
+// Hit is one emoji of the meaning tier with its cosine similarity: the
+// fusion's own hit type, so the tier's answer goes to the fuser as it is.
+type Hit = fusion.Hit
 
 // Meaning is the meaning tier: it embeds text and returns the nearest
 // emoji over the shared English vectors and the locale's own.
