@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emojisearch/emojisearch/bench/internal/benchkit"
@@ -85,10 +86,27 @@ func health(b *testing.B, sim *hostsim.Simulator) {
 
 // BenchmarkHealth is the in-process cost of one GET /v1/health on a warm
 // instance: hostsim's entry, the Go instance and the handler, without HTTP.
+// With BENCH_VARIANTS it runs once per build (sub-benchmarks named after
+// them), so -count alternates a change and its parent in one run.
 func BenchmarkHealth(b *testing.B) {
-	sim := newSim(b)
-	for b.Loop() {
-		health(b, sim)
+	eachVariant(b, func(b *testing.B, variant string) {
+		sim := newSimOf(b, variant)
+		for b.Loop() {
+			health(b, sim)
+		}
+	})
+}
+
+// eachVariant runs bench on build/worker, or, with BENCH_VARIANTS="worker
+// parent", on each named build as a sub-benchmark of that name.
+func eachVariant(b *testing.B, bench func(b *testing.B, variant string)) {
+	variants := strings.Fields(os.Getenv("BENCH_VARIANTS"))
+	if len(variants) == 0 {
+		bench(b, "worker")
+		return
+	}
+	for _, v := range variants {
+		b.Run(v, func(b *testing.B) { bench(b, v) })
 	}
 }
 

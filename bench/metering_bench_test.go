@@ -75,13 +75,18 @@ func keyForToken(b *testing.B, sim *hostsim.Simulator, token, origin string) str
 // counted by the meter, flushed through waitUntil about every 10 s): the
 // difference of the medians is the metering and key-rule overhead (issue
 // bar: <= 1 ms median). No embedding backend is bound; the query is put in
-// the shared cache first, so both paths answer from it.
+// the shared cache first, so both paths answer from it. BENCH_VARIANTS
+// pairs builds as in BenchmarkHealth.
 func BenchmarkSearchCached(b *testing.B) {
+	eachVariant(b, searchCached)
+}
+
+func searchCached(b *testing.B, variant string) {
 	issuer, err := authtest.StartIssuer()
 	if err != nil {
 		b.Fatal(err)
 	}
-	sim := newSim(b,
+	sim := newSimOf(b, variant,
 		"CLERK_JWT_KEY", issuer.PublicKeyPEM,
 		"CLERK_ISSUER", issuer.Issuer,
 		"CLERK_AUTHORIZED_PARTIES", issuer.AuthorizedParty)

@@ -125,7 +125,11 @@ type IndexEntry struct {
 // Result is a result item of spec 1: canonical (alias, semantic), custom or
 // culture. Culture results (CultureResult of spec 3) carry Context,
 // CultureID, Match (the trigger) and Field "culture"; their Score is the
-// entry weight.
+// entry weight. It is the one result type of the search path: the service
+// answers with it (service/search.Item names it), so its JSON encoding is
+// spec 1's result item exactly. Label, Match and Field say why an alias or
+// culture result matched (spec 3's AliasResult); spec 1's item has none of
+// them, so they live in process only and are never encoded.
 type Result struct {
 	Emoji     string  `json:"emoji"`
 	ID        string  `json:"id"`
@@ -133,9 +137,9 @@ type Result struct {
 	Source    string  `json:"source"`
 	ImageURL  string  `json:"imageUrl,omitempty"`
 	Shortcode string  `json:"shortcode,omitempty"`
-	Label     string  `json:"label,omitempty"`
-	Match     string  `json:"match,omitempty"`
-	Field     string  `json:"field,omitempty"`
+	Label     string  `json:"-"`
+	Match     string  `json:"-"`
+	Field     string  `json:"-"`
 	Context   string  `json:"context,omitempty"`
 	CultureID string  `json:"cultureId,omitempty"`
 }

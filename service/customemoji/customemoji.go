@@ -81,6 +81,13 @@ func New(src Source, now func() time.Time) *Index {
 // limit, and whether the app has any custom emoji at all (its answers are
 // then private to it).
 func (x *Index) Match(ctx context.Context, appID, tenant, query string, limit int) ([]Match, bool, error) {
+	return x.MatchNormalized(ctx, appID, tenant, engine.Normalize(query, engine.MaxQueryLength), limit)
+}
+
+// MatchNormalized is Match for a query already in engine.Normalize's form.
+// The search route passes the normalised query the engine returned (its
+// answer's query), so q is normalised once on the search path.
+func (x *Index) MatchNormalized(ctx context.Context, appID, tenant, q string, limit int) ([]Match, bool, error) {
 	emoji, err := x.emojiOf(ctx, appID)
 	if err != nil {
 		return nil, false, err
@@ -88,7 +95,6 @@ func (x *Index) Match(ctx context.Context, appID, tenant, query string, limit in
 	if len(emoji) == 0 {
 		return nil, false, nil
 	}
-	q := engine.Normalize(query, engine.MaxQueryLength)
 	if q == "" {
 		return nil, true, nil
 	}

@@ -10,11 +10,7 @@ import (
 // hybrid mode uses it.
 func Fuser(cal fusion.Calibration) search.Fuser {
 	return func(alias engine.Output, semantic []search.Hit, limit int) []search.Item {
-		hits := make([]fusion.Hit, len(semantic))
-		for i, h := range semantic {
-			hits[i] = fusion.Hit{ID: h.ID, Emoji: h.Emoji, Cosine: h.Cosine}
-		}
-		fused := fusion.Fuse(alias.Results, alias.Confidence, hits, limit, cal)
+		fused := fusion.Fuse(alias.Results, alias.Confidence, semantic, limit, cal)
 		out := make([]search.Item, len(fused))
 		for i, it := range fused {
 			out[i] = search.Item{Emoji: it.Emoji, ID: it.ID, Score: it.Score, Source: it.Source}

@@ -213,9 +213,14 @@ func (s *Service) custom(r *http.Request, caller access.Caller, p params, items 
 	if s.cfg.Custom == nil || caller.Anonymous || caller.AppID == "" {
 		return items
 	}
+	// Each clause normalised once: the clause itself and its words are
+	// matched in that form.
 	queries := reactions.Clauses(p.text)
+	for i, c := range queries {
+		queries[i] = engine.Normalize(c, search.MaxQueryLength)
+	}
 	for _, c := range queries[:len(queries):len(queries)] {
-		queries = append(queries, strings.Fields(engine.Normalize(c, search.MaxQueryLength))...)
+		queries = append(queries, strings.Fields(c)...)
 	}
 	var found []search.Item
 	seen := map[string]bool{}
@@ -225,7 +230,7 @@ func (s *Service) custom(r *http.Request, caller access.Caller, p params, items 
 	}
 	base := scheme + "://" + r.Host
 	for _, q := range queries[:min(len(queries), 24)] {
-		ms, has, err := s.cfg.Custom.Match(r.Context(), caller.AppID, p.tenant, cut(q, search.MaxQueryLength), p.limit)
+		ms, has, err := s.cfg.Custom.MatchNormalized(r.Context(), caller.AppID, p.tenant, q, p.limit)
 		if err != nil || !has {
 			break
 		}

@@ -49,7 +49,7 @@ func (m *meter) MaybeFlush(context.Context, metering.Runner)           {}
 
 type custom struct{}
 
-func (custom) Match(_ context.Context, appID, tenant, q string, _ int) ([]customemoji.Match, bool, error) {
+func (custom) MatchNormalized(_ context.Context, appID, tenant, q string, _ int) ([]customemoji.Match, bool, error) {
 	if q == "party" || q == "partyparrot" {
 		return []customemoji.Match{{ID: "e1", Shortcode: "partyparrot", Score: 1}}, true, nil
 	}

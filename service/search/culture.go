@@ -61,14 +61,6 @@ func (s *Service) applyCulture(ctx context.Context, p Params, res *Response) {
 		return
 	}
 	day := culture.UTCDay(s.cfg.Now())
-	in := make([]culture.Result, len(res.Results))
-	for i, it := range res.Results {
-		in[i] = culture.Result{Emoji: it.Emoji, ID: it.ID, Score: it.Score, Source: it.Source, ImageURL: it.ImageURL, Shortcode: it.Shortcode}
-	}
-	out := culture.ApplyCulture(file, res.Query, in, culture.Options{Day: day, Region: p.Region, Limit: p.Limit})
-	res.Results = make([]Item, len(out))
-	for i, r := range out {
-		res.Results[i] = Item{Emoji: r.Emoji, ID: r.ID, Score: r.Score, Source: r.Source, ImageURL: r.ImageURL, Shortcode: r.Shortcode, Context: r.Context, CultureID: r.CultureID}
-	}
+	res.Results = culture.ApplyCulture(file, res.Query, res.Results, culture.Options{Day: day, Region: p.Region, Limit: p.Limit})
 	res.Culture = file.Info(day, p.Region)
 }

@@ -8,9 +8,11 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 )
 
-// Custom is the part of service/customemoji the search route uses.
+// Custom is the part of service/customemoji the search route uses. Its
+// query is already normalised (engine.Normalize): the search route passes
+// its answer's query, which the engine normalised.
 type Custom interface {
-	Match(ctx context.Context, appID, tenant, query string, limit int) ([]customemoji.Match, bool, error)
+	MatchNormalized(ctx context.Context, appID, tenant, q string, limit int) ([]customemoji.Match, bool, error)
 }
 
 // mergeCustom puts the keyed caller's matching custom emoji first, within
@@ -22,7 +24,9 @@ func (s *Service) mergeCustom(r *http.Request, caller access.Caller, p Params, a
 	if s.cfg.Custom == nil || caller.Anonymous || caller.AppID == "" {
 		return
 	}
-	ms, has, err := s.cfg.Custom.Match(r.Context(), caller.AppID, p.Tenant, p.Query, p.Limit)
+	// a.Query is the normalised query (the engine's, or the cached
+	// answer's, which the engine normalised from the same text).
+	ms, has, err := s.cfg.Custom.MatchNormalized(r.Context(), caller.AppID, p.Tenant, a.Query, p.Limit)
 	switch {
 	case err != nil:
 		a.cacheControl = ccNoStore

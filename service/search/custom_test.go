@@ -12,10 +12,17 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 )
 
-// fakeCustom: app1 has one emoji matching "tired"; app2 has none.
-type fakeCustom struct{ down bool }
+// fakeCustom: app1 has one emoji matching "tired"; app2 has none. seen,
+// when set, records the queries it was asked.
+type fakeCustom struct {
+	down bool
+	seen *[]string
+}
 
-func (f fakeCustom) Match(_ context.Context, appID, tenant, query string, limit int) ([]customemoji.Match, bool, error) {
+func (f fakeCustom) MatchNormalized(_ context.Context, appID, tenant, query string, limit int) ([]customemoji.Match, bool, error) {
+	if f.seen != nil {
+		*f.seen = append(*f.seen, query)
+	}
 	switch {
 	case f.down:
 		return nil, false, errors.New("D1 unavailable")
@@ -81,4 +88,21 @@ func TestCustomStoreDown(t *testing.T) {
 	assert.NotEmpty(t, res.Results)
 	assert.NotEqual(t, "custom", res.Results[0].Source)
 	assert.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
+}
+
+// The custom emoji are matched on the answer's normalised query (spec 1:
+// custom emoji use the normalised form), the one the engine returned, on a
+// fresh answer and on a cached one alike.
+func TestCustomEmojiMatchTheAnswersQuery(t *testing.T) {
+	s, _, _ := meteredService(t, meaning{})
+	var seen []string
+	s.cfg.Custom = fakeCustom{seen: &seen}
+	for _, cached := range []bool{false, true} {
+		seen = nil
+		_, res := getAs(t, s, &keyed, "q=%20So%20TIRED!!%20&limit=3")
+		assert.Equal(t, cached, res.Cached)
+		assert.Equal(t, "so tired", res.Query)
+		assert.Equal(t, []string{res.Query}, seen)
+		assert.Equal(t, "custom", res.Results[0].Source)
+	}
 }

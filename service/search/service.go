@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/culture"
+	"github.com/emojisearch/emojisearch/engine/fusion"
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
@@ -36,12 +38,9 @@ type Cache interface {
 // not cached, and the next request tries again (spec 1).
 var ErrIncomplete = errors.New("search: some data could not be loaded")
 
-// Hit is one emoji of the meaning tier with its cosine similarity.
-type Hit struct {
-	ID     string
-	Emoji  string
-	Cosine float64
-}
+// Hit is one emoji of the meaning tier with its cosine similarity: the
+// fusion's own hit type, so the tier's answer goes to the fuser as it is.
+type Hit = fusion.Hit
 
 // Meaning is the meaning tier: it embeds text and returns the nearest
 // emoji over the shared English vectors and the locale's own.
@@ -135,17 +134,12 @@ func (s *Service) prefetch(ctx context.Context) {
 	})
 }
 
-// Item is a result item of spec 1.
-type Item struct {
-	Emoji     string  `json:"emoji"`
-	ID        string  `json:"id"`
-	Score     float64 `json:"score"`
-	Source    string  `json:"source"`
-	ImageURL  string  `json:"imageUrl,omitempty"`
-	Shortcode string  `json:"shortcode,omitempty"`
-	Context   string  `json:"context,omitempty"`
-	CultureID string  `json:"cultureId,omitempty"`
-}
+// Item is a result item of spec 1: the engine's culture.Result, the one
+// result type of the search path (alias, semantic, custom and culture
+// results alike), so the culture layer takes and returns the answer's items
+// without copying them. Its JSON is spec 1's item: the in-process match
+// explanation (Label, Match, Field) is never encoded.
+type Item = culture.Result
 
 // Response is the search response of spec 1.
 type Response struct {

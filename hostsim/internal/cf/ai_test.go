@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/hostsim/internal/cf"
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
+	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt/jsrttest"
 	"github.com/emojisearch/emojisearch/hostsim/internal/webapi"
 )
 
@@ -31,18 +31,7 @@ func (echoModel) Run(_ context.Context, model string, inputs any) (any, error) {
 
 func settle(t *testing.T, rt *jsrt.Runtime, p jsrt.Value) (jsrt.Value, jsrt.Value) {
 	t.Helper()
-	type result struct{ ok, err jsrt.Value }
-	ch := make(chan result, 1)
-	rt.Post(func() {
-		rt.Await(p, func(v jsrt.Value) { ch <- result{ok: v} }, func(e jsrt.Value) { ch <- result{err: e} })
-	})
-	select {
-	case r := <-ch:
-		return r.ok, r.err
-	case <-time.After(5 * time.Second):
-		t.Fatal("promise never settled")
-		return nil, nil
-	}
+	return jsrttest.Settle(t, rt, func() jsrt.Value { return p })
 }
 
 func TestAIRunSpeaksTheWorkersAIShape(t *testing.T) {

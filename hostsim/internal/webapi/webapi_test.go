@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt"
+	"github.com/emojisearch/emojisearch/hostsim/internal/jsrt/jsrttest"
 	"github.com/emojisearch/emojisearch/hostsim/internal/webapi"
 )
 
@@ -38,18 +38,7 @@ func (e env) do(fn func()) {
 // await settles a promise made on the loop.
 func (e env) await(t *testing.T, start func() jsrt.Value) (jsrt.Value, jsrt.Value) {
 	t.Helper()
-	type res struct{ ok, err jsrt.Value }
-	ch := make(chan res, 1)
-	e.rt.Post(func() {
-		e.rt.Await(start(), func(v jsrt.Value) { ch <- res{ok: v} }, func(v jsrt.Value) { ch <- res{err: v} })
-	})
-	select {
-	case r := <-ch:
-		return r.ok, r.err
-	case <-time.After(5 * time.Second):
-		t.Fatal("promise never settled")
-		return nil, nil
-	}
+	return jsrttest.Settle(t, e.rt, start)
 }
 
 func (e env) construct(t *testing.T, class string, args ...jsrt.Value) jsrt.Value {
