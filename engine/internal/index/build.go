@@ -102,7 +102,7 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.locSegs[i] = same
 	}
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{phrases: make([]phraseAcc, ix.nPhrases), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
+		return &scratch{phrases: ix.newPhraseAccs(), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
 	}}
 	en := segs[0]
 	ix.Entries = make([]Entry, en.ids.len())

@@ -241,7 +241,6 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 // addPostings adds the phrases of one posting list (local phrase numbers of
 // segment si) for unit ui at quality q.
 func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
-	seg := ix.segs[si]
 	base := ix.base[si]
 	w := s.segW[si]
 	cov := s.cov[ui]
@@ -251,12 +250,10 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		pid := uint32(pv)
 		a := &s.phrases[base+pid]
 		if a.stamp != gen {
-			field := uint8(seg.phField.at(int(pid)))
-			if typo && field == packfmt.FieldLow {
+			if typo && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}
-			*a = phraseAcc{stamp: gen, entry: int32(seg.phEntry.at(int(pid))), field: field, ntok: uint8(seg.phNTok.at(int(pid))),
-				seg: uint8(si), unit: ui, cnt: 1, cw: cov}
+			a.stamp, a.sum, a.cur, a.cw, a.unit, a.cnt, a.typo = gen, 0, 0, cov, ui, 1, false
 			s.touchedP = append(s.touchedP, base+pid)
 		} else if typo && a.field == packfmt.FieldLow {
 			continue
@@ -289,16 +286,4 @@ func (ix *Index) segWeight(si int, p Params) float32 {
 		return ix.English
 	}
 	return 1
-}
-
-// phraseInfo returns the field, token count and entry of a global phrase.
-func (ix *Index) phraseInfo(si int, gp uint32) (field uint8, ntok uint8, entry int32) {
-	seg := ix.segs[si]
-	l := int(gp - ix.base[si])
-	return uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), int32(seg.phEntry.at(l))
-}
-
-func (ix *Index) phraseField(gp int32) uint8 {
-	f, _, _ := ix.phraseInfo(ix.segOf(uint32(gp)), uint32(gp))
-	return f
 }
