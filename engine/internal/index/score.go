@@ -46,20 +46,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
-	// An entry no phrase of which qualified reports its first phrase in
-	// phraseBefore order, if the units across its phrases qualify below. Found
-	// here, once no phrase can qualify any more, rather than kept up to date
-	// in the loop above: that compared phrase texts for every phrase of a
-	// multi-word query that covers too little of it.
-	for _, pid := range s.touchedP {
-		if nunits == 1 {
-			break // one unit: no pass across phrases
-		}
-		a := &s.phrases[pid]
-		if e := &s.entries[a.entry]; e.best == 0 && int32(pid) != e.phrase && ix.phraseBefore(pid, a.field, uint32(e.phrase), e.field) {
-			e.phrase, e.field = int32(pid), a.field
-		}
-	}
+	fallbacks := 0
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
 		if ix.Entries[ei].Flag && !s.flags {
@@ -74,8 +61,26 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		}
 		if nunits > 1 && (covered/s.covSum >= p.MinCoverage || p.Relaxed) {
 			if v := 0.9 * sum / nu; v > e.best {
+				if e.best == 0 {
+					e.fallback = true
+					fallbacks++
+				}
 				e.best = v
 			}
+		}
+	}
+	// An entry no phrase of which qualified, but the units across its
+	// phrases did (above), reports its first phrase in phraseBefore order.
+	// Found once no phrase can qualify any more, and only for such entries:
+	// an entry left at 0 is never ranked, and a neighbour's score replaces
+	// its phrase (related).
+	for _, pid := range s.touchedP {
+		if fallbacks == 0 {
+			break
+		}
+		a := &s.phrases[pid]
+		if e := &s.entries[a.entry]; e.fallback && int32(pid) != e.phrase && ix.phraseBefore(pid, a.field, uint32(e.phrase), e.field) {
+			e.phrase, e.field = int32(pid), a.field
 		}
 	}
 }

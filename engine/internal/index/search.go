@@ -44,6 +44,8 @@ type entryAcc struct {
 	field   uint8 // field of phrase
 	typo    bool
 	related bool // only a neighbour of a strong match
+	// fallback: no phrase qualified, the units across the phrases did (score)
+	fallback bool
 }
 
 type scratch struct {
