@@ -26,6 +26,7 @@ const prefixFanout = 256
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
+	var ranges prefixRanges  // the last unit's completions in each segment, found once
 	for si, seg := range ix.segs {
 		if p.Mask&(1<<si) == 0 {
 			continue
@@ -37,7 +38,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		if main := ix.locSegs[si][0]; last {
 			if counted&(1<<main) == 0 {
 				counted |= 1 << main
-				if ix.manyCompletions(main, u.Text) {
+				if ix.manyCompletions(main, u.Text, &ranges) {
 					many |= 1 << main
 				}
 			}
@@ -45,7 +46,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 				maxLen = 4 * len(u.Text)
 			}
 		}
-		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, p) || matched
+		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, &ranges, p) || matched
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
@@ -102,13 +103,30 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	}
 }
 
+// prefixRanges keeps the range of terms starting with one text in each
+// segment, looked up on first use: the count of completions and the match
+// of each segment need the same two binary searches.
+type prefixRanges struct {
+	known  uint64
+	lo, hi [64]int32
+}
+
+func (r *prefixRanges) get(ix *Index, si int, t string) (int, int) {
+	if r.known&(1<<si) == 0 {
+		lo, hi := ix.segs[si].terms.prefixRange(t)
+		r.known |= 1 << si
+		r.lo[si], r.hi[si] = int32(lo), int32(hi)
+	}
+	return int(r.lo[si]), int(r.hi[si])
+}
+
 // manyCompletions reports whether more than prefixFanout distinct words of
 // the locale of segment si (over all its segments) start with t.
-func (ix *Index) manyCompletions(si int, t string) bool {
+func (ix *Index) manyCompletions(si int, t string, ranges *prefixRanges) bool {
 	segs := ix.locSegs[si]
 	n := 0
 	for j, sj := range segs {
-		lo, hi := ix.segs[sj].terms.prefixRange(t)
+		lo, hi := ranges.get(ix, sj, t)
 		if n += hi - lo; j == 0 && n > prefixFanout {
 			return true // the main segment alone has more: no need to count repeats
 		}
@@ -120,7 +138,7 @@ func (ix *Index) manyCompletions(si int, t string) bool {
 	n = 0
 	for j, sj := range segs {
 		terms := &ix.segs[sj].terms
-		lo, hi := terms.prefixRange(t)
+		lo, hi := ranges.get(ix, sj, t)
 		for k := lo; k < hi && n <= prefixFanout; k++ {
 			key := terms.keys.at(k)
 			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok }) {
@@ -150,7 +168,7 @@ func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool)
 // matchSegment adds the exact, stem, prefix and n-gram matches of one unit
 // in one segment; with maxLen > 0, prefixes only complete words of at most
 // maxLen bytes.
-func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, p Params) bool {
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
 	nExact := -1
@@ -170,7 +188,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		}
 	}
 	if last {
-		lo, hi := seg.terms.prefixRange(u.Text)
+		lo, hi := ranges.get(ix, si, u.Text)
 		n := float32(len(u.Text))
 		for t := lo; t < hi; t++ {
 			tl := len(seg.terms.keys.at(t))
