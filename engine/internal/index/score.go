@@ -25,7 +25,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		// The phrase holds every word of the query (stop words aside).
 		whole := int(a.cnt) == nunits || a.cw+s.stopCov >= s.covSum*0.999
 		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
-		flag := ix.Entries[entry].Flag && !s.unspaced
+		flag := a.flag && !s.unspaced
 		if flag && !s.flags && !whole {
 			continue // a flag never answers one word of a longer query ("in love")
 		}

@@ -28,6 +28,7 @@ type phraseAcc struct {
 	field uint8
 	ntok  uint8
 	seg   uint8
+	flag  bool    // static: the entry is a country flag
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
 	cw    float32 // coverage weight of the units matched (s.cov)
@@ -91,6 +92,7 @@ func (ix *Index) newPhraseAccs() []phraseAcc {
 		for l := range seg.phText.len() {
 			a := &accs[base+uint32(l)]
 			a.entry, a.field, a.ntok, a.seg = int32(seg.phEntry.at(l)), uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), uint8(si)
+			a.flag = ix.Entries[a.entry].Flag
 		}
 	}
 	return accs
