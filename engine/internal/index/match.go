@@ -300,7 +300,7 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 // segWeight is the factor of a segment's phrases: English phrases count a
 // little less when another locale is preferred.
 func (ix *Index) segWeight(si int, p Params) float32 {
-	if p.Loc >= 0 && ix.Locales[si] == "en" && ix.Locales[p.Loc] != "en" {
+	if p.Loc >= 0 && ix.english&(1<<si) != 0 && ix.english&(1<<p.Loc) == 0 {
 		return ix.English
 	}
 	return 1
