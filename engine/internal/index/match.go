@@ -189,15 +189,18 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 	}
 	if last {
 		lo, hi := ranges.get(ix, si, u.Text)
-		n := float32(len(u.Text))
-		for t := lo; t < hi; t++ {
-			tl := len(seg.terms.keys.at(t))
-			if maxLen > 0 && tl > maxLen {
-				continue
-			}
-			if t != exact || !hasExact {
-				matched = ix.addList(s, si, &seg.terms, t, ui, qPrefix+0.3*n/float32(tl), false, p) || matched
-			}
+		if !hasExact {
+			exact = -1
+		}
+		// The key offsets as a slice of their stored width: a short prefix
+		// walks thousands of keys (the slowest queries of a typing trace).
+		switch off := &seg.terms.keys.off; {
+		case off.w16 != nil:
+			matched = addCompletions(ix, s, si, off.w16, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
+		case off.w32 != nil:
+			matched = addCompletions(ix, s, si, off.w32, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
+		default:
+			matched = addCompletions(ix, s, si, off.w8, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
 		}
 	}
 	if u.Unspaced {
@@ -210,6 +213,24 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		}
 		if g, ok := seg.grams.find(u.Text); ok && q > 0 {
 			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, p) || matched
+		}
+	}
+	return matched
+}
+
+// addCompletions adds the terms lo..hi-1 of segment si (off: the offsets of
+// its term keys) but the exact one as prefix matches of a unit of n bytes;
+// with maxLen > 0, only terms of at most maxLen bytes.
+func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, off []T, lo, hi, exact int, ui int8, n, maxLen int, p Params) bool {
+	matched := false
+	terms := &ix.segs[si].terms
+	for t := lo; t < hi; t++ {
+		tl := int(off[t+1] - off[t])
+		if maxLen > 0 && tl > maxLen {
+			continue
+		}
+		if t != exact {
+			matched = ix.addList(s, si, terms, t, ui, qPrefix+0.3*float32(n)/float32(tl), false, p) || matched
 		}
 	}
 	return matched
