@@ -42,7 +42,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		if flag && !namesFlag(a.cnt, ntok, field) {
 			v *= flagPartFactor
 		}
-		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(pid, field, uint32(e.phrase), e.field))) {
+		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(s, pid, field, uint32(e.phrase), e.field))) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
@@ -79,7 +79,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			break
 		}
 		a := &s.phrases[pid]
-		if e := &s.entries[a.entry]; e.fallback && int32(pid) != e.phrase && ix.phraseBefore(pid, a.field, uint32(e.phrase), e.field) {
+		if e := &s.entries[a.entry]; e.fallback && int32(pid) != e.phrase && ix.phraseBefore(s, pid, a.field, uint32(e.phrase), e.field) {
 			e.phrase, e.field = int32(pid), a.field
 		}
 	}
@@ -117,11 +117,13 @@ func (ix *Index) shortPhrase(si int, gp uint32) bool {
 // phraseBefore orders two phrases of one entry, whatever the segments and
 // the order their matches came in: the stronger field, then the locale
 // loaded first, then the text (a locale holds a text once per entry).
-func (ix *Index) phraseBefore(a uint32, fa uint8, b uint32, fb uint8) bool {
+// The segments come from the accumulators' static fields (segOf walks the
+// segments from the last one: a step per loaded segment for English).
+func (ix *Index) phraseBefore(s *scratch, a uint32, fa uint8, b uint32, fb uint8) bool {
 	if fa != fb {
 		return fa < fb
 	}
-	sa, sb := ix.segOf(a), ix.segOf(b)
+	sa, sb := int(s.phrases[a].seg), int(s.phrases[b].seg)
 	if la, lb := ix.locSegs[sa][0], ix.locSegs[sb][0]; la != lb {
 		return la < lb
 	}
