@@ -42,6 +42,7 @@ type Index struct {
 	base     []uint32 // first global phrase id of each segment
 	nPhrases int
 	locSegs  [][]int    // segment index -> the segments of its locale, main first
+	english  uint64     // bit per English segment (segWeight compared locale strings per segment and search)
 	scratch  *sync.Pool // of *scratch, sized for this index (search.go)
 }
 
@@ -81,6 +82,9 @@ func New(segs ...*Segment) (*Index, error) {
 		if i > 0 && !s.sameEntries(segs[0]) {
 			return nil, fmt.Errorf("index: segment %s indexes other entries than en", s.name())
 		}
+		if s.locale == "en" {
+			ix.english |= 1 << i
+		}
 		ix.Locales = append(ix.Locales, s.locale)
 		ix.Parts = append(ix.Parts, s.part)
 		ix.base = append(ix.base, uint32(ix.nPhrases))
@@ -102,7 +106,7 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.locSegs[i] = same
 	}
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{phrases: make([]phraseAcc, ix.nPhrases), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
+		return &scratch{phrases: ix.newPhraseAccs(), entries: make([]entryAcc, len(ix.Entries)), fam: make([]famSlot, len(ix.Entries))}
 	}}
 	en := segs[0]
 	ix.Entries = make([]Entry, en.ids.len())

@@ -26,6 +26,7 @@ const prefixFanout = 256
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
+	var ranges prefixRanges  // the last unit's completions in each segment, found once
 	for si, seg := range ix.segs {
 		if p.Mask&(1<<si) == 0 {
 			continue
@@ -37,7 +38,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		if main := ix.locSegs[si][0]; last {
 			if counted&(1<<main) == 0 {
 				counted |= 1 << main
-				if ix.manyCompletions(main, u.Text) {
+				if ix.manyCompletions(main, u.Text, &ranges) {
 					many |= 1 << main
 				}
 			}
@@ -45,7 +46,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 				maxLen = 4 * len(u.Text)
 			}
 		}
-		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, p) || matched
+		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, &ranges, p) || matched
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
@@ -102,13 +103,30 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	}
 }
 
+// prefixRanges keeps the range of terms starting with one text in each
+// segment, looked up on first use: the count of completions and the match
+// of each segment need the same two binary searches.
+type prefixRanges struct {
+	known  uint64
+	lo, hi [64]int32
+}
+
+func (r *prefixRanges) get(ix *Index, si int, t string) (int, int) {
+	if r.known&(1<<si) == 0 {
+		lo, hi := ix.segs[si].terms.prefixRange(t)
+		r.known |= 1 << si
+		r.lo[si], r.hi[si] = int32(lo), int32(hi)
+	}
+	return int(r.lo[si]), int(r.hi[si])
+}
+
 // manyCompletions reports whether more than prefixFanout distinct words of
 // the locale of segment si (over all its segments) start with t.
-func (ix *Index) manyCompletions(si int, t string) bool {
+func (ix *Index) manyCompletions(si int, t string, ranges *prefixRanges) bool {
 	segs := ix.locSegs[si]
 	n := 0
 	for j, sj := range segs {
-		lo, hi := ix.segs[sj].terms.prefixRange(t)
+		lo, hi := ranges.get(ix, sj, t)
 		if n += hi - lo; j == 0 && n > prefixFanout {
 			return true // the main segment alone has more: no need to count repeats
 		}
@@ -120,7 +138,7 @@ func (ix *Index) manyCompletions(si int, t string) bool {
 	n = 0
 	for j, sj := range segs {
 		terms := &ix.segs[sj].terms
-		lo, hi := terms.prefixRange(t)
+		lo, hi := ranges.get(ix, sj, t)
 		for k := lo; k < hi && n <= prefixFanout; k++ {
 			key := terms.keys.at(k)
 			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok }) {
@@ -150,7 +168,7 @@ func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool)
 // matchSegment adds the exact, stem, prefix and n-gram matches of one unit
 // in one segment; with maxLen > 0, prefixes only complete words of at most
 // maxLen bytes.
-func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, p Params) bool {
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
 	nExact := -1
@@ -170,16 +188,19 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		}
 	}
 	if last {
-		lo, hi := seg.terms.prefixRange(u.Text)
-		n := float32(len(u.Text))
-		for t := lo; t < hi; t++ {
-			tl := len(seg.terms.keys.at(t))
-			if maxLen > 0 && tl > maxLen {
-				continue
-			}
-			if t != exact || !hasExact {
-				matched = ix.addList(s, si, &seg.terms, t, ui, qPrefix+0.3*n/float32(tl), false, p) || matched
-			}
+		lo, hi := ranges.get(ix, si, u.Text)
+		if !hasExact {
+			exact = -1
+		}
+		// The key offsets as a slice of their stored width: a short prefix
+		// walks thousands of keys (the slowest queries of a typing trace).
+		switch off := &seg.terms.keys.off; {
+		case off.w16 != nil:
+			matched = addCompletions(ix, s, si, off.w16, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
+		case off.w32 != nil:
+			matched = addCompletions(ix, s, si, off.w32, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
+		default:
+			matched = addCompletions(ix, s, si, off.w8, lo, hi, exact, ui, len(u.Text), maxLen, p) || matched
 		}
 	}
 	if u.Unspaced {
@@ -192,6 +213,24 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		}
 		if g, ok := seg.grams.find(u.Text); ok && q > 0 {
 			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, p) || matched
+		}
+	}
+	return matched
+}
+
+// addCompletions adds the terms lo..hi-1 of segment si (off: the offsets of
+// its term keys) but the exact one as prefix matches of a unit of n bytes;
+// with maxLen > 0, only terms of at most maxLen bytes.
+func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, off []T, lo, hi, exact int, ui int8, n, maxLen int, p Params) bool {
+	matched := false
+	terms := &ix.segs[si].terms
+	for t := lo; t < hi; t++ {
+		tl := int(off[t+1] - off[t])
+		if maxLen > 0 && tl > maxLen {
+			continue
+		}
+		if t != exact {
+			matched = ix.addList(s, si, terms, t, ui, qPrefix+0.3*float32(n)/float32(tl), false, p) || matched
 		}
 	}
 	return matched
@@ -241,7 +280,6 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 // addPostings adds the phrases of one posting list (local phrase numbers of
 // segment si) for unit ui at quality q.
 func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
-	seg := ix.segs[si]
 	base := ix.base[si]
 	w := s.segW[si]
 	cov := s.cov[ui]
@@ -251,12 +289,10 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		pid := uint32(pv)
 		a := &s.phrases[base+pid]
 		if a.stamp != gen {
-			field := uint8(seg.phField.at(int(pid)))
-			if typo && field == packfmt.FieldLow {
+			if typo && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}
-			*a = phraseAcc{stamp: gen, entry: int32(seg.phEntry.at(int(pid))), field: field, ntok: uint8(seg.phNTok.at(int(pid))),
-				seg: uint8(si), unit: ui, cnt: 1, cw: cov}
+			a.stamp, a.sum, a.cur, a.cw, a.unit, a.cnt, a.typo = gen, 0, 0, cov, ui, 1, false
 			s.touchedP = append(s.touchedP, base+pid)
 		} else if typo && a.field == packfmt.FieldLow {
 			continue
@@ -285,20 +321,8 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 // segWeight is the factor of a segment's phrases: English phrases count a
 // little less when another locale is preferred.
 func (ix *Index) segWeight(si int, p Params) float32 {
-	if p.Loc >= 0 && ix.Locales[si] == "en" && ix.Locales[p.Loc] != "en" {
+	if p.Loc >= 0 && ix.english&(1<<si) != 0 && ix.english&(1<<p.Loc) == 0 {
 		return ix.English
 	}
 	return 1
-}
-
-// phraseInfo returns the field, token count and entry of a global phrase.
-func (ix *Index) phraseInfo(si int, gp uint32) (field uint8, ntok uint8, entry int32) {
-	seg := ix.segs[si]
-	l := int(gp - ix.base[si])
-	return uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), int32(seg.phEntry.at(l))
-}
-
-func (ix *Index) phraseField(gp int32) uint8 {
-	f, _, _ := ix.phraseInfo(ix.segOf(uint32(gp)), uint32(gp))
-	return f
 }

@@ -25,7 +25,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		// The phrase holds every word of the query (stop words aside).
 		whole := int(a.cnt) == nunits || a.cw+s.stopCov >= s.covSum*0.999
 		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
-		flag := ix.Entries[entry].Flag && !s.unspaced
+		flag := a.flag && !s.unspaced
 		if flag && !s.flags && !whole {
 			continue // a flag never answers one word of a longer query ("in love")
 		}
@@ -42,24 +42,11 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		if flag && !namesFlag(a.cnt, ntok, field) {
 			v *= flagPartFactor
 		}
-		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(pid, field, uint32(e.phrase), e.field))) {
+		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(s, pid, field, uint32(e.phrase), e.field))) {
 			e.best, e.phrase, e.field, e.typo = v, int32(pid), field, a.typo
 		}
 	}
-	// An entry no phrase of which qualified reports its first phrase in
-	// phraseBefore order, if the units across its phrases qualify below. Found
-	// here, once no phrase can qualify any more, rather than kept up to date
-	// in the loop above: that compared phrase texts for every phrase of a
-	// multi-word query that covers too little of it.
-	for _, pid := range s.touchedP {
-		if nunits == 1 {
-			break // one unit: no pass across phrases
-		}
-		a := &s.phrases[pid]
-		if e := &s.entries[a.entry]; e.best == 0 && int32(pid) != e.phrase && ix.phraseBefore(pid, a.field, uint32(e.phrase), e.field) {
-			e.phrase, e.field = int32(pid), a.field
-		}
-	}
+	fallbacks := 0
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
 		if ix.Entries[ei].Flag && !s.flags {
@@ -74,8 +61,26 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		}
 		if nunits > 1 && (covered/s.covSum >= p.MinCoverage || p.Relaxed) {
 			if v := 0.9 * sum / nu; v > e.best {
+				if e.best == 0 {
+					e.fallback = true
+					fallbacks++
+				}
 				e.best = v
 			}
+		}
+	}
+	// An entry no phrase of which qualified, but the units across its
+	// phrases did (above), reports its first phrase in phraseBefore order.
+	// Found once no phrase can qualify any more, and only for such entries:
+	// an entry left at 0 is never ranked, and a neighbour's score replaces
+	// its phrase (related).
+	for _, pid := range s.touchedP {
+		if fallbacks == 0 {
+			break
+		}
+		a := &s.phrases[pid]
+		if e := &s.entries[a.entry]; e.fallback && int32(pid) != e.phrase && ix.phraseBefore(s, pid, a.field, uint32(e.phrase), e.field) {
+			e.phrase, e.field = int32(pid), a.field
 		}
 	}
 }
@@ -112,11 +117,13 @@ func (ix *Index) shortPhrase(si int, gp uint32) bool {
 // phraseBefore orders two phrases of one entry, whatever the segments and
 // the order their matches came in: the stronger field, then the locale
 // loaded first, then the text (a locale holds a text once per entry).
-func (ix *Index) phraseBefore(a uint32, fa uint8, b uint32, fb uint8) bool {
+// The segments come from the accumulators' static fields (segOf walks the
+// segments from the last one: a step per loaded segment for English).
+func (ix *Index) phraseBefore(s *scratch, a uint32, fa uint8, b uint32, fb uint8) bool {
 	if fa != fb {
 		return fa < fb
 	}
-	sa, sb := ix.segOf(a), ix.segOf(b)
+	sa, sb := int(s.phrases[a].seg), int(s.phrases[b].seg)
 	if la, lb := ix.locSegs[sa][0], ix.locSegs[sb][0]; la != lb {
 		return la < lb
 	}

@@ -18,12 +18,17 @@ type Hit struct {
 	Field  uint8 // the phrase's field, or packfmt.FieldTypo
 }
 
+// phraseAcc accumulates one phrase's matches. Its entry, field, token count
+// and segment never change: they are filled in when the scratch is made
+// (newPhraseAccs), so the first touch of a phrase in a search reads one
+// cache line, not three width-switched arrays of the segment besides.
 type phraseAcc struct {
 	stamp uint32
-	entry int32 // the phrase's entry, field and token count, read once
+	entry int32 // static: the phrase's entry, field, token count and segment
 	field uint8
 	ntok  uint8
 	seg   uint8
+	flag  bool    // static: the entry is a country flag
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
 	cw    float32 // coverage weight of the units matched (s.cov)
@@ -40,6 +45,8 @@ type entryAcc struct {
 	field   uint8 // field of phrase
 	typo    bool
 	related bool // only a neighbour of a strong match
+	// fallback: no phrase qualified, the units across the phrases did (score)
+	fallback bool
 }
 
 type scratch struct {
@@ -76,6 +83,21 @@ func (ix *Index) getScratch() *scratch { return ix.scratch.Get().(*scratch) }
 
 func (ix *Index) putScratch(s *scratch) { ix.scratch.Put(s) }
 
+// newPhraseAccs returns the accumulators of every phrase of the index with
+// their static fields filled in.
+func (ix *Index) newPhraseAccs() []phraseAcc {
+	accs := make([]phraseAcc, ix.nPhrases)
+	for si, seg := range ix.segs {
+		base := ix.base[si]
+		for l := range seg.phText.len() {
+			a := &accs[base+uint32(l)]
+			a.entry, a.field, a.ntok, a.seg = int32(seg.phEntry.at(l)), uint8(seg.phField.at(l)), uint8(seg.phNTok.at(l)), uint8(si)
+			a.flag = ix.Entries[a.entry].Flag
+		}
+	}
+	return accs
+}
+
 // Search ranks entries for the query units. Hits are best first, one per
 // family, at most p.Limit.
 func (ix *Index) Search(units []Unit, p Params) []Hit {
@@ -85,8 +107,10 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 	s := ix.getScratch()
 	defer ix.putScratch(s)
 	s.gen++
-	if s.gen == 0 { // wrapped: clear stamps
-		clear(s.phrases)
+	if s.gen == 0 { // wrapped: clear stamps (the static fields stay)
+		for i := range s.phrases {
+			s.phrases[i].stamp = 0
+		}
 		clear(s.entries)
 		clear(s.fam)
 		s.gen = 1
