@@ -7,9 +7,31 @@ import { applyCulture, localDay } from './culture.js'
 import { language } from './hex.js'
 import { BinIndex, indexPack, isBinaryIndex } from './binary.js'
 
+// The shortest queries are the dearest and the most repeated while typing
+// (every search starts with one or two characters, and one letter completes
+// into thousands of phrases). An index never changes once built, so the
+// root engine keeps the answers to queries of at most two characters, per
+// options, bounded (emptied at 4,096) and handed out as copies: the Go
+// engine's shortcache.go, outside the search core to keep the core small.
+const SHORT = 2
+const SHORT_MAX = 4096
+
 class Engine extends AliasEngine {
+  _search(query, options) {
+    const q = String(query ?? '')
+    if (q.length > 2 * SHORT || [...q].length > SHORT) return super.search(q, options)
+    const k = [q, options.locale, options.limit, options.prefix !== false].join('\0')
+    const m = this._short || (this._short = new Map())
+    let o = m.get(k)
+    if (!o) {
+      if (m.size >= SHORT_MAX) m.clear()
+      m.set(k, (o = super.search(q, options)))
+    }
+    return { ...o, tokens: [...o.tokens], results: o.results.map((r) => ({ ...r })) }
+  }
+
   search(query, options = {}) {
-    const out = super.search(query, options)
+    const out = this._search(query, options)
     const c = options.culture
     const culture = c === false ? undefined : c && typeof c === 'object' ? c : this.culture
     if (culture) {
