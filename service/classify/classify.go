@@ -154,8 +154,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	caller, _ := access.FromContext(ctx)
-	metered := s.cfg.Meter != nil && metering.Metered(caller)
-	over := metered && s.cfg.Meter.OverLimit(ctx, caller, plans.ImageClassifications)
+	metered, over := search.MeterGate(ctx, s.cfg.Meter, caller, plans.ImageClassifications)
 	res := Response{Keywords: []string{}, Results: []search.Item{}, OverLimit: over}
 
 	label, have := s.cachedLabel(ctx, p.hash)

@@ -142,8 +142,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	caller, _ := access.FromContext(ctx)
-	metered := s.cfg.Meter != nil && metering.Metered(caller)
-	over := metered && s.cfg.Meter.OverLimit(ctx, caller, plans.SemanticCalls)
+	metered, over := search.MeterGate(ctx, s.cfg.Meter, caller, plans.SemanticCalls)
 
 	res := search.Response{Query: engine.Normalize(p.text, MaxTextLength), PackVersion: s.cfg.PackVersion,
 		Model: s.cfg.Model, OverLimit: over, Results: []search.Item{}}

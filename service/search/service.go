@@ -100,6 +100,15 @@ type Meter interface {
 	MaybeFlush(ctx context.Context, run metering.Runner)
 }
 
+// MeterGate opens every metered route (search, reactions, image
+// classification): whether c's calls count, and whether its account is over
+// the plan's monthly metric, when the model is not called and nothing is
+// counted (spec 1). A nil m meters nothing.
+func MeterGate(ctx context.Context, m Meter, c access.Caller, metric string) (metered, over bool) {
+	metered = m != nil && metering.Metered(c)
+	return metered, metered && m.OverLimit(ctx, c, metric)
+}
+
 // Analytics is the part of service/analytics the search route uses.
 type Analytics interface {
 	Record(c access.Caller, locale, typed, query string, miss bool)
@@ -181,8 +190,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	caller, _ := access.FromContext(ctx)
-	metered := s.cfg.Meter != nil && metering.Metered(caller)
-	over := metered && s.cfg.Meter.OverLimit(ctx, caller, plans.SemanticCalls)
+	metered, over := MeterGate(ctx, s.cfg.Meter, caller, plans.SemanticCalls)
 	res, timing := s.search(ctx, p, over)
 	res.OverLimit = over
 	if metered && !over && (res.Cached || (timing.embedded && !res.Degraded)) {
