@@ -8,7 +8,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,9 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/engine/evalkit"
+	"github.com/emojisearch/emojisearch/service/internal/evalsetup"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/search"
 )
@@ -66,44 +64,13 @@ func run(dir, modelPath string, files []string) error {
 // services builds the service twice over the same packs: with the meaning
 // tier (hybrid) and without (alias only).
 func services(dir, modelPath string) (hybrid, alias *search.Service, err error) {
-	builtin := map[string][]byte{}
-	for _, n := range []string{"index.en.bin", "index.tr.bin", search.ManifestFile} {
-		if builtin[n], err = os.ReadFile(filepath.Join(dir, n)); err != nil {
-			return nil, nil, err
-		}
-	}
-	packs, err := search.NewPacks(builtin, dirFiles(dir))
+	l, err := evalsetup.Load(dir, modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := os.ReadFile(modelPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	em, err := embed.Load(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	model, err := meaning.Lookup(em.Name())
-	if err != nil {
-		return nil, nil, err
-	}
-	en, err := engine.Load(engine.NewConfig(), builtin["index.en.bin"])
-	if err != nil {
-		return nil, nil, err
-	}
-	tier := meaning.New(meaning.Config{
-		Model:    model,
-		Embedder: meaning.Local{Model: em},
-		Files:    dirFiles(dir),
-		Emoji: func(id string) (string, bool) {
-			e, ok := en.Get(id)
-			return e.Emoji, ok
-		},
-	})
-	cfg := search.Config{PackVersion: filepath.Base(dir), Model: model.Name, Packs: packs}
+	cfg := search.Config{PackVersion: l.PackVersion, Model: l.Model.Name, Packs: l.Packs}
 	alias = search.New(cfg)
-	cfg.Meaning, cfg.Fuse = tier, meaning.Fuser(model.Calibration)
+	cfg.Meaning, cfg.Fuse = l.Tier, meaning.Fuser(l.Model.Calibration)
 	return search.New(cfg), alias, nil
 }
 
@@ -124,15 +91,4 @@ func ask(s *search.Service, q, locale string) []string {
 		out[i] = r.Emoji
 	}
 	return out
-}
-
-// dirFiles reads pack and vector files from the pack folder.
-type dirFiles string
-
-func (d dirFiles) LoadPack(_ context.Context, name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), name))
-}
-
-func (d dirFiles) LoadVectors(_ context.Context, name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), name))
 }

@@ -19,7 +19,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,11 +30,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emojisearch/emojisearch/engine"
-	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/engine/evalkit"
 	"github.com/emojisearch/emojisearch/engine/reactions"
-	"github.com/emojisearch/emojisearch/service/meaning"
+	"github.com/emojisearch/emojisearch/service/internal/evalsetup"
 	svc "github.com/emojisearch/emojisearch/service/reactions"
 	"github.com/emojisearch/emojisearch/service/search"
 )
@@ -182,52 +179,16 @@ func ask(s *svc.Service, text, locale string) []string {
 
 // service builds the route over the pack folder with the local model.
 func service(dir, modelPath string, aliasOnly bool) (*svc.Service, error) {
-	builtin := map[string][]byte{}
-	var err error
-	for _, n := range []string{"index.en.bin", "index.tr.bin"} {
-		if builtin[n], err = os.ReadFile(filepath.Join(dir, n)); err != nil {
-			return nil, err
-		}
-	}
-	packs, err := search.NewPacks(builtin, dirFiles(dir))
-	if err != nil {
-		return nil, err
-	}
-	cfg := svc.Config{PackVersion: filepath.Base(dir), Packs: packs}
 	if aliasOnly {
-		return svc.New(cfg), nil
+		modelPath = ""
 	}
-	b, err := os.ReadFile(modelPath)
+	l, err := evalsetup.Load(dir, modelPath)
 	if err != nil {
 		return nil, err
 	}
-	em, err := embed.Load(b)
-	if err != nil {
-		return nil, err
+	cfg := svc.Config{PackVersion: l.PackVersion, Packs: l.Packs}
+	if l.Tier != nil {
+		cfg.Model, cfg.Calibration, cfg.Meaning = l.Model.Name, l.Model.Calibration, svc.TierMeaning(l.Tier)
 	}
-	model, err := meaning.Lookup(em.Name())
-	if err != nil {
-		return nil, err
-	}
-	en, err := engine.Load(engine.NewConfig(), builtin["index.en.bin"])
-	if err != nil {
-		return nil, err
-	}
-	tier := meaning.New(meaning.Config{
-		Model: model, Embedder: meaning.Local{Model: em}, Files: dirFiles(dir),
-		Emoji: en.EmojiOf,
-	})
-	cfg.Model, cfg.Calibration, cfg.Meaning = model.Name, model.Calibration, svc.TierMeaning(tier)
 	return svc.New(cfg), nil
-}
-
-// dirFiles reads pack and vector files from the pack folder.
-type dirFiles string
-
-func (d dirFiles) LoadPack(_ context.Context, name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), name))
-}
-
-func (d dirFiles) LoadVectors(_ context.Context, name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), name))
 }
