@@ -258,3 +258,35 @@ func TestBuildWords(t *testing.T) {
 		assert.Equal(t, string(f.Data), buf.String())
 	}
 }
+
+// TestBuildRegionalVariants: the words of a locale's regional variants are
+// aliases in its extension rows, without repeating its own words, and
+// search finds them.
+func TestBuildRegionalVariants(t *testing.T) {
+	in := fixture()
+	in.Variants = map[string]map[string][]string{"en": {"😂": {"laugh", "dying laughing"}}}
+	files, err := Build(in, "test1", []string{"en"}, indexer)
+	require.NoError(t, err)
+	ext, err := packfmt.Decode(files[1].Data)
+	require.NoError(t, err)
+	require.Equal(t, "1F602", ext.Rows[0].ID)
+	assert.Equal(t, []string{"dying laughing"}, ext.Rows[0].Phrases[packfmt.FieldAlias], "the core keyword laugh is not repeated")
+	eng, err := engine.Load(engine.NewConfig(), files[2].Data)
+	require.NoError(t, err)
+	assert.Equal(t, "😂", eng.Search("dying laughing", engine.Options{Limit: 1}).Results[0].Emoji)
+}
+
+// TestReadCLDRVariant: a regional variant may have no derived annotations
+// (en-GB); its own annotations are read, keyed without FE0F.
+func TestReadCLDRVariant(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cldr-annotations-full", "annotations", "en-GB")
+	require.NoError(t, os.MkdirAll(p, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(p, "annotations.json"),
+		[]byte(`{"annotations":{"annotations":{"❤️":{"default":["love"],"tts":["red heart"]}}}}`), 0o644))
+	ann, err := readCLDR(dir, "en-GB")
+	require.NoError(t, err)
+	assert.Equal(t, cldrAnn{Default: []string{"love"}, TTS: []string{"red heart"}}, ann["❤"])
+	_, err = readCLDR(dir, "en-AU")
+	require.Error(t, err, "a variant without annotations is an error")
+}

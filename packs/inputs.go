@@ -58,6 +58,9 @@ type Inputs struct {
 	Shortcodes map[string]map[string]map[string][]string // locale -> set -> hexcode -> shortcodes
 	Messages   map[string]ebMessages                     // locale -> messages.json
 	CLDR       map[string]map[string]cldrAnn             // locale -> emoji (no FE0F) -> annotation (full, then derived)
+	// Variants are the words of the locale's regional variants
+	// (RegionalVariants) per emoji (no FE0F): names first, then keywords.
+	Variants map[string]map[string][]string
 	// Related, when set, gives the related English words of each emoji
 	// (hexcode -> words) from the English core and extension rows and the
 	// rows of the other locales; Build adds them to the English extension
@@ -76,6 +79,23 @@ type Inputs struct {
 // shortcodeSets lists the emojibase shortcode files read per locale when present.
 var shortcodeSets = []string{"cldr", "cldr-native", "emojibase", "emojibase-native", "emojibase-legacy", "github", "iamcal", "joypixels"}
 
+// RegionalVariants are the CLDR locales whose annotations a pack locale's
+// extension rows also hold (as aliases): the words people of those regions
+// type. A Brazilian pack still finds the Portuguese "autocarro", an English
+// one the Australian and Indian words, the Hindi one romanised Hindi
+// (hi-Latn, Hinglish), the Chinese one Cantonese (yue-Hans: 电单车, 太空人)
+// and the traditional script of Taiwan and Hong Kong (zh-Hant, yue), which
+// shares many characters and words with the simplified one.
+var RegionalVariants = map[string][]string{
+	"en": {"en-001", "en-AU", "en-CA", "en-GB", "en-IN"},
+	"es": {"es-419", "es-MX", "es-US"},
+	"fr": {"fr-CA"},
+	"pt": {"pt-PT"},
+	"zh": {"yue-Hans", "zh-Hant", "zh-Hant-HK", "yue"},
+	"hi": {"hi-Latn"},
+	"ar": {"ar-SA"},
+}
+
 // LoadInputs reads the pinned inputs from an npm node_modules folder. Every
 // problem (missing file, bad JSON, wrong version) is an error.
 func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
@@ -85,6 +105,7 @@ func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
 		Shortcodes: map[string]map[string]map[string][]string{},
 		Messages:   map[string]ebMessages{},
 		CLDR:       map[string]map[string]cldrAnn{},
+		Variants:   map[string]map[string][]string{},
 	}
 	var errs []error
 	for _, name := range sortedKeys(Pinned) {
@@ -130,30 +151,19 @@ func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
 			}
 			in.Shortcodes[loc] = sets
 		}
-		ann := map[string]cldrAnn{}
-		var full struct {
-			Annotations struct {
-				Annotations map[string]cldrAnn `json:"annotations"`
-			} `json:"annotations"`
-		}
-		var derived struct {
-			AnnotationsDerived struct {
-				Annotations map[string]cldrAnn `json:"annotations"`
-			} `json:"annotationsDerived"`
-		}
-		errs = append(errs,
-			readJSON(filepath.Join(nodeModules, "cldr-annotations-full", "annotations", loc, "annotations.json"), &full),
-			readJSON(filepath.Join(nodeModules, "cldr-annotations-derived-full", "annotationsDerived", loc, "annotations.json"), &derived))
-		for k, v := range derived.AnnotationsDerived.Annotations {
-			ann[stripFE0F(k)] = v
-		}
-		for k, v := range full.Annotations.Annotations {
-			ann[stripFE0F(k)] = v
-		}
-		if len(full.Annotations.Annotations) == 0 {
-			errs = append(errs, fmt.Errorf("packs: CLDR annotations for %s are empty", loc))
-		}
+		ann, err := readCLDR(nodeModules, loc)
+		errs = append(errs, err)
 		in.CLDR[loc] = ann
+		for _, v := range RegionalVariants[loc] {
+			vann, err := readCLDR(nodeModules, v)
+			errs = append(errs, err)
+			if in.Variants[loc] == nil {
+				in.Variants[loc] = map[string][]string{}
+			}
+			for k, a := range vann {
+				in.Variants[loc][k] = append(append(in.Variants[loc][k], a.TTS...), a.Default...)
+			}
+		}
 	}
 	if _, ok := in.Emojibase["en"]; !ok {
 		errs = append(errs, errors.New("packs: emojibase-data has no en/data.json"))
@@ -162,6 +172,42 @@ func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// readCLDR reads one CLDR locale's annotations, full over derived, keyed by
+// emoji without FE0F.
+func readCLDR(nodeModules, loc string) (map[string]cldrAnn, error) {
+	var full struct {
+		Annotations struct {
+			Annotations map[string]cldrAnn `json:"annotations"`
+		} `json:"annotations"`
+	}
+	var derived struct {
+		AnnotationsDerived struct {
+			Annotations map[string]cldrAnn `json:"annotations"`
+		} `json:"annotationsDerived"`
+	}
+	errs := []error{readJSON(filepath.Join(nodeModules, "cldr-annotations-full", "annotations", loc, "annotations.json"), &full)}
+	// Some regional variants (en-GB) derive nothing of their own.
+	if d := filepath.Join(nodeModules, "cldr-annotations-derived-full", "annotationsDerived", loc, "annotations.json"); fileExists(d) {
+		errs = append(errs, readJSON(d, &derived))
+	}
+	ann := map[string]cldrAnn{}
+	for k, v := range derived.AnnotationsDerived.Annotations {
+		ann[stripFE0F(k)] = v
+	}
+	for k, v := range full.Annotations.Annotations {
+		ann[stripFE0F(k)] = v
+	}
+	if len(full.Annotations.Annotations) == 0 {
+		errs = append(errs, fmt.Errorf("packs: CLDR annotations for %s are empty", loc))
+	}
+	return ann, errors.Join(errs...)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func readJSON(path string, v any) error {
