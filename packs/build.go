@@ -53,6 +53,9 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPlaces(in.Places, base); err != nil {
+		return nil, err
+	}
 	cores, exts := make([][]packfmt.Row, len(locales)), make([][]packfmt.Row, len(locales))
 	for i, loc := range locales {
 		cores[i], exts[i] = localeRows(in, loc, base, nil, ed[loc])
@@ -368,6 +371,7 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 			x.Phrases[packfmt.FieldAlias] = emoticons(b.eb.Emoticon)
 		}
 		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Variants[loc][stripFE0F(b.Emoji)]...)
+		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][stripFE0F(b.Emoji)]...)
 		if s := subgroups[b.Subgroup]; s != "" {
 			x.Phrases[packfmt.FieldLow] = []string{s}
 		}
@@ -391,6 +395,24 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 		}
 	}
 	return core, ext
+}
+
+// checkPlaces refuses place words for an emoji the packs do not have (a
+// mistyped region code would otherwise be dropped without a word).
+func checkPlaces(places map[string]map[string][]string, base []*baseRow) error {
+	have := map[string]bool{}
+	for _, b := range base {
+		have[stripFE0F(b.Emoji)] = true
+	}
+	var errs []error
+	for _, loc := range sortedKeys(places) {
+		for _, e := range sortedKeys(places[loc]) {
+			if !have[e] {
+				errs = append(errs, fmt.Errorf("packs: places %s: no emoji %s", loc, e))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // clean trims phrases, drops separators and control characters, and removes

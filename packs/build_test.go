@@ -290,3 +290,19 @@ func TestReadCLDRVariant(t *testing.T) {
 	_, err = readCLDR(dir, "en-AU")
 	require.Error(t, err, "a variant without annotations is an error")
 }
+
+// TestBuildPlaces: place words are aliases of the flag in the locale's
+// extension rows; a word for an emoji the packs lack is an error.
+func TestBuildPlaces(t *testing.T) {
+	in := fixture()
+	in.Places = map[string]map[string][]string{"en": {"😂": {"lolland"}}}
+	files, err := Build(in, "test1", []string{"en"}, indexer)
+	require.NoError(t, err)
+	ext, err := packfmt.Decode(files[1].Data)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"lolland"}, ext.Rows[0].Phrases[packfmt.FieldAlias])
+
+	in.Places["en"]["🇨🇱"] = []string{"chilean"}
+	_, err = Build(in, "test1", []string{"en"}, indexer)
+	require.ErrorContains(t, err, "packs: places en: no emoji 🇨🇱")
+}

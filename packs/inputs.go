@@ -61,6 +61,9 @@ type Inputs struct {
 	// Variants are the words of the locale's regional variants
 	// (RegionalVariants) per emoji (no FE0F): names first, then keywords.
 	Variants map[string]map[string][]string
+	// Places, when set, are the place words (packs/places): locale -> flag
+	// emoji -> demonyms and common names, added as extension aliases.
+	Places map[string]map[string][]string
 	// Related, when set, gives the related English words of each emoji
 	// (hexcode -> words) from the English core and extension rows and the
 	// rows of the other locales; Build adds them to the English extension

@@ -16,9 +16,7 @@
 package editorial
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,6 +24,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/emojisearch/emojisearch/packs/internal/sourcehash"
 )
 
 //go:embed data/*.txt
@@ -72,16 +72,7 @@ func Load(locales []string) ([]Concept, error) {
 
 // Hash identifies the sources ("sha256:<hex>" over the file names and
 // bytes, in order), recorded under inputs in manifest.json.
-func Hash() string {
-	names, _ := fs.Glob(data, "data/*.txt")
-	h := sha256.New()
-	for _, n := range names {
-		b, _ := data.ReadFile(n)
-		fmt.Fprintf(h, "%s\x00%d\x00", path.Base(n), len(b))
-		h.Write(b)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
+func Hash() string { return sourcehash.Of(data, "data/*.txt") }
 
 // Parse reads one source file.
 func Parse(name, text string) ([]Concept, error) {

@@ -21,6 +21,7 @@ import (
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/editorial"
+	"github.com/emojisearch/emojisearch/packs/places"
 )
 
 func main() {
@@ -53,6 +54,10 @@ func run(in, out, version, model string) error {
 		return err
 	}
 	inputs.Versions["editorial"] = editorial.Hash()
+	if inputs.Places, err = places.Load(); err != nil {
+		return err
+	}
+	inputs.Versions["places"] = places.Hash()
 	inputs.Words = engine.RankingWords()
 	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {
