@@ -370,7 +370,7 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 		if loc == "en" {
 			x.Phrases[packfmt.FieldAlias] = emoticons(b.eb.Emoticon)
 		}
-		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Variants[loc][stripFE0F(b.Emoji)]...)
+		x.Phrases[packfmt.FieldKeyword] = append(x.Phrases[packfmt.FieldKeyword], in.Variants[loc][stripFE0F(b.Emoji)]...)
 		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][stripFE0F(b.Emoji)]...)
 		if s := subgroups[b.Subgroup]; s != "" {
 			x.Phrases[packfmt.FieldLow] = []string{s}

@@ -270,7 +270,7 @@ func TestBuildRegionalVariants(t *testing.T) {
 	ext, err := packfmt.Decode(files[1].Data)
 	require.NoError(t, err)
 	require.Equal(t, "1F602", ext.Rows[0].ID)
-	assert.Equal(t, []string{"dying laughing"}, ext.Rows[0].Phrases[packfmt.FieldAlias], "the core keyword laugh is not repeated")
+	assert.Equal(t, []string{"dying laughing"}, ext.Rows[0].Phrases[packfmt.FieldKeyword], "the core keyword laugh is not repeated")
 	eng, err := engine.Load(engine.NewConfig(), files[2].Data)
 	require.NoError(t, err)
 	assert.Equal(t, "😂", eng.Search("dying laughing", engine.Options{Limit: 1}).Results[0].Emoji)

@@ -83,7 +83,7 @@ type Inputs struct {
 var shortcodeSets = []string{"cldr", "cldr-native", "emojibase", "emojibase-native", "emojibase-legacy", "github", "iamcal", "joypixels"}
 
 // RegionalVariants are the CLDR locales whose annotations a pack locale's
-// extension rows also hold (as aliases): the words people of those regions
+// extension rows also hold (as keywords): the words people of those regions
 // type. A Brazilian pack still finds the Portuguese "autocarro", an English
 // one the Australian and Indian words, the Hindi one romanised Hindi
 // (hi-Latn, Hinglish), the Chinese one Cantonese (yue-Hans: 电单车, 太空人)
