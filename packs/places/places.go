@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/emojisearch/emojisearch/packs/internal/sourcehash"
@@ -28,8 +29,8 @@ import (
 var data embed.FS
 
 // Load returns the words of every locale that has a file: locale -> flag
-// emoji -> words in file order.
-func Load() (map[string]map[string][]string, error) {
+// emoji -> words in file order. A file must be named after one of locales.
+func Load(locales []string) (map[string]map[string][]string, error) {
 	names, err := fs.Glob(data, "data/*.txt")
 	if err != nil {
 		return nil, err
@@ -41,9 +42,14 @@ func Load() (map[string]map[string][]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		loc := strings.TrimSuffix(path.Base(n), ".txt")
+		if !slices.Contains(locales, loc) {
+			errs = append(errs, fmt.Errorf("places: %s: not a pack locale", path.Base(n)))
+			continue
+		}
 		words, err := Parse(path.Base(n), string(b))
 		errs = append(errs, err)
-		out[strings.TrimSuffix(path.Base(n), ".txt")] = words
+		out[loc] = words
 	}
 	return out, errors.Join(errs...)
 }

@@ -45,8 +45,10 @@ func TestFlag(t *testing.T) {
 // TestLoad: the committed sources parse, and English names every flag's
 // people ("chilean") or common name.
 func TestLoad(t *testing.T) {
-	all, err := Load()
+	all, err := Load([]string{"en", "zh", "hi", "es", "ar", "fr", "bn", "pt", "ru", "id", "tr"})
 	require.NoError(t, err)
+	_, err = Load([]string{"zh"})
+	require.ErrorContains(t, err, "places: en.txt: not a pack locale")
 	assert.Equal(t, []string{"chilean"}, all["en"]["🇨🇱"])
 	assert.Contains(t, all["en"]["🇳🇱"], "holland")
 	assert.Greater(t, len(all["en"]), 250)

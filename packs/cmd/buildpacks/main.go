@@ -54,7 +54,7 @@ func run(in, out, version, model string) error {
 		return err
 	}
 	inputs.Versions["editorial"] = editorial.Hash()
-	if inputs.Places, err = places.Load(); err != nil {
+	if inputs.Places, err = places.Load(packfmt.Locales); err != nil {
 		return err
 	}
 	inputs.Versions["places"] = places.Hash()
