@@ -67,7 +67,7 @@ func TestSearchRules(t *testing.T) {
 		{"turkish", "kedi", "tr", "🐈", "name"},
 		{"turkish without dots", "gulmek", "tr", "", ""},
 		{"emoji query", "👍🏽", "en", "👍", "name"},
-		{"emoticon", ":)", "en", "", ""},
+		{"emoticon", ":)", "en", "🙂", "alias"},
 		{"clock time", "10:30", "en", "🕥", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +91,19 @@ func TestSearchRules(t *testing.T) {
 }
 
 func textKey(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
+
+// TestEmoticonIsExact: an emoticon matches the whole raw query, so it
+// scores 1 and leads what the words of the query find ("<3" is not first
+// the keycap 3).
+func TestEmoticonIsExact(t *testing.T) {
+	e := allLocales(t)
+	for _, q := range []string{":)", "<3", "\\m/"} {
+		out := e.Search(q, Options{Limit: 10, Locale: "es"})
+		require.NotEmpty(t, out.Results, q)
+		assert.Equal(t, 1.0, out.Results[0].Score, q)
+		assert.NotEqual(t, "3️⃣", out.Results[0].Emoji, q)
+	}
+}
 
 func TestTypoNeverOutranksExact(t *testing.T) {
 	e := allLocales(t)

@@ -82,7 +82,9 @@ func (e *Engine) search(query string, opts Options) Output {
 		}
 	}
 	// The emoji and symbols of the query, answered first: a few at most, so a
-	// slice (a map per search cost more, most of all under js/wasm).
+	// slice (a map per search cost more, most of all under js/wasm). Both
+	// match the whole raw query, so they score 1: fusion keeps them on top
+	// ("<3" is ❤️ before the keycap the word "3" finds).
 	var seen []int32
 	for _, ei := range e.emojiIn(query) {
 		if !slices.Contains(seen, ei) && len(out.Results) < opts.Limit {
@@ -96,7 +98,7 @@ func (e *Engine) search(query string, opts Options) Output {
 		if p.Mask&(1<<sym.Loc) != 0 && !slices.Contains(seen, sym.Entry) && len(out.Results) < opts.Limit {
 			seen = append(seen, sym.Entry)
 			ent := &e.ix.Entries[sym.Entry]
-			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(e.ix.Weights[sym.Field]), Source: "alias",
+			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
 		}
 	}

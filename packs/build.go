@@ -53,7 +53,7 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPlaces(in.Places, base); err != nil {
+	if err := checkWords(in, base); err != nil {
 		return nil, err
 	}
 	cores, exts := make([][]packfmt.Row, len(locales)), make([][]packfmt.Row, len(locales))
@@ -368,7 +368,7 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 			x.Phrases[packfmt.FieldShortcode] = append(x.Phrases[packfmt.FieldShortcode], sets[set][b.ID]...)
 		}
 		if loc == "en" {
-			x.Phrases[packfmt.FieldAlias] = emoticons(b.eb.Emoticon)
+			x.Phrases[packfmt.FieldAlias] = append(emoticons(b.eb.Emoticon), in.Emoticons[stripFE0F(b.Emoji)]...)
 		}
 		x.Phrases[packfmt.FieldKeyword] = append(x.Phrases[packfmt.FieldKeyword], in.Variants[loc][stripFE0F(b.Emoji)]...)
 		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][stripFE0F(b.Emoji)]...)
@@ -397,21 +397,26 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 	return core, ext
 }
 
-// checkPlaces refuses place words for an emoji the packs do not have (a
-// mistyped region code would otherwise be dropped without a word).
-func checkPlaces(places map[string]map[string][]string, base []*baseRow) error {
+// checkWords refuses place words or emoticons for an emoji the packs do not
+// have (a mistyped region code or emoji would otherwise be dropped without a
+// word). Keys are emoji without FE0F.
+func checkWords(in *Inputs, base []*baseRow) error {
 	have := map[string]bool{}
 	for _, b := range base {
 		have[stripFE0F(b.Emoji)] = true
 	}
 	var errs []error
-	for _, loc := range sortedKeys(places) {
-		for _, e := range sortedKeys(places[loc]) {
+	check := func(what string, m map[string][]string) {
+		for _, e := range sortedKeys(m) {
 			if !have[e] {
-				errs = append(errs, fmt.Errorf("packs: places %s: no emoji %s", loc, e))
+				errs = append(errs, fmt.Errorf("packs: %s: no emoji %s", what, e))
 			}
 		}
 	}
+	for _, loc := range sortedKeys(in.Places) {
+		check("places "+loc, in.Places[loc])
+	}
+	check("emoticons", in.Emoticons)
 	return errors.Join(errs...)
 }
 

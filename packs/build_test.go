@@ -306,3 +306,22 @@ func TestBuildPlaces(t *testing.T) {
 	_, err = Build(in, "test1", []string{"en"}, indexer)
 	require.ErrorContains(t, err, "packs: places en: no emoji 🇨🇱")
 }
+
+// TestBuildEmoticons: emoticons join emojibase's as English extension
+// aliases; one for an emoji the packs lack is an error.
+func TestBuildEmoticons(t *testing.T) {
+	in := fixture()
+	in.Emoticons = map[string][]string{"😂": {"x'D"}}
+	files, err := Build(in, "test1", []string{"en"}, indexer)
+	require.NoError(t, err)
+	ext, err := packfmt.Decode(files[1].Data)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x'D"}, ext.Rows[0].Phrases[packfmt.FieldAlias])
+	eng, err := engine.Load(engine.NewConfig(), files[2].Data)
+	require.NoError(t, err)
+	assert.Equal(t, "😂", eng.Search("x'D", engine.Options{Limit: 1}).Results[0].Emoji)
+
+	in.Emoticons["🫠"] = []string{"~_~"}
+	_, err = Build(in, "test1", []string{"en"}, indexer)
+	require.ErrorContains(t, err, "packs: emoticons: no emoji 🫠")
+}

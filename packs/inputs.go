@@ -64,6 +64,9 @@ type Inputs struct {
 	// Places, when set, are the place words (packs/places): locale -> flag
 	// emoji -> demonyms and common names, added as extension aliases.
 	Places map[string]map[string][]string
+	// Emoticons, when set, are emoticons per emoji (packs/emoticons), added
+	// to the English extension rows as aliases after emojibase's.
+	Emoticons map[string][]string
 	// Related, when set, gives the related English words of each emoji
 	// (hexcode -> words) from the English core and extension rows and the
 	// rows of the other locales; Build adds them to the English extension

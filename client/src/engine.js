@@ -919,7 +919,7 @@ class AliasEngine {
     if (sk) {
       ix.segs.forEach((s, si) => {
         for (const v of s.sym.get(sk) || []) {
-          if (mask[si] && !seen.has(v >> 3) && results.length < limit) push(v >> 3, W[v & 7], sk, FIELDS[v & 7])
+          if (mask[si] && !seen.has(v >> 3) && results.length < limit) push(v >> 3, 1, sk, FIELDS[v & 7])
         }
       })
     }

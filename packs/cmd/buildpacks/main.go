@@ -21,6 +21,7 @@ import (
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
 	"github.com/emojisearch/emojisearch/packs/editorial"
+	"github.com/emojisearch/emojisearch/packs/emoticons"
 	"github.com/emojisearch/emojisearch/packs/places"
 )
 
@@ -58,6 +59,10 @@ func run(in, out, version, model string) error {
 		return err
 	}
 	inputs.Versions["places"] = places.Hash()
+	if inputs.Emoticons, err = emoticons.Load(); err != nil {
+		return err
+	}
+	inputs.Versions["emoticons"] = emoticons.Hash()
 	inputs.Words = engine.RankingWords()
 	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {

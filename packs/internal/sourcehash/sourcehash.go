@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 )
@@ -17,8 +18,19 @@ func Of(fsys fs.FS, pattern string) string {
 	h := sha256.New()
 	for _, n := range names {
 		b, _ := fs.ReadFile(fsys, n)
-		fmt.Fprintf(h, "%s\x00%d\x00", path.Base(n), len(b))
-		h.Write(b)
+		add(h, path.Base(n), b)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// OfBytes is Of for one source file held in memory.
+func OfBytes(name string, b []byte) string {
+	h := sha256.New()
+	add(h, name, b)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func add(h io.Writer, name string, b []byte) {
+	fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
+	h.Write(b)
 }
