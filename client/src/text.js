@@ -162,6 +162,8 @@ export function stem(tok) {
   return tok
 }
 
+const cvc = (w) => /^[^aeiouy]*[aeiouy]+[bcdfghjklmnpqrstvz]$/.test(w)
+
 function stemLatin(w) {
   const L = isAscii(w) ? (x) => x.length : utf8Len // Go counts bytes
   let n = L(w)
@@ -175,13 +177,14 @@ function stemLatin(w) {
     else if (!end('ss') && !end('us') && !end('is')) w = w.slice(0, -1)
     n = L(w)
   }
-  if (end('ing') && n >= 6) w = w.slice(0, -3), n -= 3
-  else if (end('ed') && n >= 5) w = w.slice(0, -2), n -= 2
-  else if (end('er') && n >= 6) w = w.slice(0, -2), n -= 2
+  const cut = end('ing') && n >= 6 ? 3 : (end('ed') && n >= 5) || (end('er') && n >= 6) ? 2 : 0
+  if (cut) w = w.slice(0, -cut), n -= cut
   if (end('y') && n >= 4) w = w.slice(0, -1) + 'i'
-  if (end('e') && n >= 4) w = w.slice(0, -1), n--
+  // A final e stays after a short consonant-vowel-consonant stem ("hate" is not "hat") and comes back there after a cut ending.
+  if (end('e') && n >= 4 && !cvc(w.slice(0, -1))) w = w.slice(0, -1), n--
   const l = w.length
   if (n >= 4 && w[l - 1] === w[l - 2] && 'bdgklmnprt'.includes(w[l - 1])) w = w.slice(0, -1)
+  else if (cut && cvc(w)) w += 'e'
   return w
 }
 

@@ -62,8 +62,14 @@ func TestStem(t *testing.T) {
 	for _, tc := range []struct{ a, b string }{
 		{"cats", "cat"}, {"running", "run"}, {"dances", "dancing"}, {"berries", "berry"},
 		{"kisses", "kiss"}, {"boxes", "box"}, {"кошки", "кошка"}, {"kediler", "kedi"},
+		{"hating", "hate"}, {"hated", "hates"}, {"fired", "fire"}, {"smiling", "smile"}, {"writer", "write"},
+		{"hopping", "hop"}, {"hoping", "hope"}, {"typing", "type"}, {"nubes", "nube"},
 	} {
 		t.Run(tc.a, func(t *testing.T) { assert.Equal(t, Stem(tc.b), Stem(tc.a)) })
+	}
+	// A silent e after a short stem tells words apart.
+	for _, pair := range [][2]string{{"hate", "hat"}, {"fire", "fir"}, {"cute", "cut"}, {"plane", "plan"}, {"hope", "hop"}, {"hating", "hat"}} {
+		assert.NotEqual(t, Stem(pair[0]), Stem(pair[1]), pair[0]+" / "+pair[1])
 	}
 	assert.Equal(t, "猫", Stem("猫"), "unspaced text is not stemmed")
 }

@@ -69,6 +69,21 @@ func stemSuffixes(tok string, endings []string, minRunes int) string {
 	return tok
 }
 
+// shortCVC reports a stem of one vowel group between consonants that ends in
+// a single consonant other than w, x or y ("hat", "smil", "writ"): Porter's
+// m=1 *o condition, where an English word ends in a silent e.
+func shortCVC(w string) bool {
+	i := strings.IndexAny(w, "aeiouy")
+	if i < 0 || len(w) < 3 {
+		return false
+	}
+	j := i
+	for j < len(w) && strings.IndexByte("aeiouy", w[j]) >= 0 {
+		j++
+	}
+	return j == len(w)-1 && strings.IndexByte("bcdfghjklmnpqrstvz", w[j]) >= 0
+}
+
 func stemLatin(w string) string {
 	if len(w) < 4 {
 		return w
@@ -84,6 +99,7 @@ func stemLatin(w string) string {
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:len(w)-1]
 	}
+	cut := true // a verb or agent ending was cut ("hating", "writer")
 	switch {
 	case strings.HasSuffix(w, "ing") && len(w) >= 6:
 		w = w[:len(w)-3]
@@ -91,15 +107,22 @@ func stemLatin(w string) string {
 		w = w[:len(w)-2]
 	case strings.HasSuffix(w, "er") && len(w) >= 6:
 		w = w[:len(w)-2]
+	default:
+		cut = false
 	}
 	if strings.HasSuffix(w, "y") && len(w) >= 4 {
 		w = w[:len(w)-1] + "i"
 	}
-	if strings.HasSuffix(w, "e") && len(w) >= 4 {
+	// A final e goes ("dance", "dancing": danc), except after a short
+	// consonant-vowel-consonant stem, where it tells words apart: "hate" is
+	// not "hat", "fire" not "fir"; "hating" and "fired" get their e back.
+	if strings.HasSuffix(w, "e") && len(w) >= 4 && !shortCVC(w[:len(w)-1]) {
 		w = w[:len(w)-1]
 	}
 	if n := len(w); n >= 4 && w[n-1] == w[n-2] && strings.IndexByte("bdgklmnprt", w[n-1]) >= 0 {
 		w = w[:n-1]
+	} else if cut && shortCVC(w) {
+		w += "e"
 	}
 	return w
 }
