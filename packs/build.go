@@ -421,14 +421,15 @@ func checkWords(in *Inputs, base []*baseRow) error {
 }
 
 // clean trims phrases, drops separators and control characters, and removes
-// phrases already present (case-insensitively) in a stronger field or row.
+// phrases already present (case-insensitively, a hyphen as a space) in a
+// stronger field or row.
 func clean(r *packfmt.Row, seen map[string]bool) {
 	for f := range r.Phrases {
 		var out []string
 		for _, s := range r.Phrases[f] {
 			s = strings.Join(strings.FieldsFunc(s, func(c rune) bool { return c < 0x20 || c == '|' }), " ")
 			s = strings.TrimSpace(s)
-			k := strings.ToLower(s)
+			k := strings.ToLower(strings.ReplaceAll(s, "-", " ")) // "blue-green" is "blue green" to the engine
 			if s == "" || seen[k] {
 				continue
 			}

@@ -162,7 +162,7 @@ export function stem(tok) {
   return tok
 }
 
-const cvc = (w) => /^[^aeiouy]*[aeiouy]+[bcdfghjklmnpqrstvz]$/.test(w)
+const cvc = (w) => /^[^aeiouy]+[aeiouy][bcdfghjklmnpqrstvz]$/.test(w)
 
 function stemLatin(w) {
   const L = isAscii(w) ? (x) => x.length : utf8Len // Go counts bytes

@@ -129,7 +129,7 @@ func (db *DB) Synonyms(phrase string) []string {
 	key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(phrase)), " ", "_")
 	offs := db.first[key]
 	var out []string
-	self := lemma(key)
+	seen := []string{spaced(lemma(key))} // "chit-chat" and "chit chat" are one word
 	for pi, off := range offs {
 		if off < 0 {
 			continue
@@ -139,10 +139,13 @@ func (db *DB) Synonyms(phrase string) []string {
 			continue
 		}
 		for _, w := range db.words[pi][i] {
-			if w != self && !slices.Contains(out, w) {
+			if !slices.Contains(seen, spaced(w)) {
+				seen = append(seen, spaced(w))
 				out = append(out, w)
 			}
 		}
 	}
 	return out
 }
+
+func spaced(w string) string { return strings.ReplaceAll(w, "-", " ") }

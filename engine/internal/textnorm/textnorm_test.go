@@ -63,7 +63,7 @@ func TestStem(t *testing.T) {
 		{"cats", "cat"}, {"running", "run"}, {"dances", "dancing"}, {"berries", "berry"},
 		{"kisses", "kiss"}, {"boxes", "box"}, {"кошки", "кошка"}, {"kediler", "kedi"},
 		{"hating", "hate"}, {"hated", "hates"}, {"fired", "fire"}, {"smiling", "smile"}, {"writer", "write"},
-		{"hopping", "hop"}, {"hoping", "hope"}, {"typing", "type"}, {"nubes", "nube"},
+		{"hopping", "hop"}, {"hoping", "hope"}, {"typing", "type"}, {"nubes", "nube"}, {"cooked", "cook"}, {"cooking", "cooks"},
 	} {
 		t.Run(tc.a, func(t *testing.T) { assert.Equal(t, Stem(tc.b), Stem(tc.a)) })
 	}

@@ -69,19 +69,13 @@ func stemSuffixes(tok string, endings []string, minRunes int) string {
 	return tok
 }
 
-// shortCVC reports a stem of one vowel group between consonants that ends in
-// a single consonant other than w, x or y ("hat", "smil", "writ"): Porter's
-// m=1 *o condition, where an English word ends in a silent e.
+// shortCVC reports a stem whose only vowel is its last but one letter, after
+// at least one consonant, and whose last letter is a consonant other than w,
+// x or y ("hat", "smil", "writ"; not "cook" or "develop"): Porter's m=1 *o
+// condition, where an English word ends in a silent e.
 func shortCVC(w string) bool {
-	i := strings.IndexAny(w, "aeiouy")
-	if i < 0 || len(w) < 3 {
-		return false
-	}
-	j := i
-	for j < len(w) && strings.IndexByte("aeiouy", w[j]) >= 0 {
-		j++
-	}
-	return j == len(w)-1 && strings.IndexByte("bcdfghjklmnpqrstvz", w[j]) >= 0
+	n := len(w)
+	return n >= 3 && strings.IndexAny(w, "aeiouy") == n-2 && strings.IndexByte("bcdfghjklmnpqrstvz", w[n-1]) >= 0
 }
 
 func stemLatin(w string) string {

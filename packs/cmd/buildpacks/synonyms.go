@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs/wordnet"
 )
@@ -9,7 +10,9 @@ import (
 // gives (nothing when nil), the WordNet synonyms of each emoji's English
 // names and keywords in their commonest sense ("blowfish": fugu; "pager":
 // beeper). They go where the related words go: the English extension rows'
-// low field, index.en.related.bin.
+// low field, index.en.related.bin. A synonym the engine would read as a
+// phrase the emoji already has ("hallowe'en", "dr.") is left out: the
+// index keeps one phrase per text and entry.
 func withSynonyms(related func(core, ext, others []packfmt.Row) map[string][]string, wn *wordnet.DB) func(core, ext, others []packfmt.Row) map[string][]string {
 	return func(core, ext, others []packfmt.Row) map[string][]string {
 		out := map[string][]string{}
@@ -18,10 +21,37 @@ func withSynonyms(related func(core, ext, others []packfmt.Row) map[string][]str
 				out[id] = ws
 			}
 		}
+		has := map[string]bool{} // id + "\x00" + normalised phrase
+		add := func(id, ph string) bool {
+			k := id + "\x00" + engine.Normalize(ph, 0)
+			if has[k] {
+				return false
+			}
+			has[k] = true
+			return true
+		}
+		for _, rows := range [][]packfmt.Row{core, ext} {
+			for _, r := range rows {
+				for _, list := range r.Phrases {
+					for _, ph := range list {
+						add(r.ID, ph)
+					}
+				}
+			}
+		}
+		for id, ws := range out {
+			for _, w := range ws {
+				add(id, w)
+			}
+		}
 		for _, r := range core {
 			for _, f := range []int{packfmt.FieldName, packfmt.FieldKeyword} {
 				for _, p := range r.Phrases[f] {
-					out[r.ID] = append(out[r.ID], wn.Synonyms(p)...)
+					for _, s := range wn.Synonyms(p) {
+						if add(r.ID, s) {
+							out[r.ID] = append(out[r.ID], s)
+						}
+					}
 				}
 			}
 		}
