@@ -61,7 +61,7 @@ func wordSet(words string) map[string]bool {
 // flagWords say "flag" in a pack locale: a query holding one asks for
 // flags, which may then answer the other words across phrases ("irish
 // flag").
-var flagWords = wordSet("flag flags bandera banderas drapeau drapeaux bandeira bendera bayrak bayragi флаг флаги झंडा ध्वज পতাকা علم 旗 国旗")
+var flagWords = wordSet("flag flags bandera banderas drapeau drapeaux bandeira bendera bayrak bayragi bayraklar флаг флаги झंडा ध्वज পতাকা علم العلم اعلام الاعلام 旗 国旗")
 
 // namesGender reports a query unit that names a gender.
 func namesGender(word string) bool {

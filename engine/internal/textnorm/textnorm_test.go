@@ -64,6 +64,7 @@ func TestStem(t *testing.T) {
 		{"kisses", "kiss"}, {"boxes", "box"}, {"кошки", "кошка"}, {"kediler", "kedi"},
 		{"hating", "hate"}, {"hated", "hates"}, {"fired", "fire"}, {"smiling", "smile"}, {"writer", "write"},
 		{"hopping", "hop"}, {"hoping", "hope"}, {"typing", "type"}, {"nubes", "nube"}, {"cooked", "cook"}, {"cooking", "cooks"},
+		{"الكلب", "كلب"}, {"والقمر", "قمر"},
 	} {
 		t.Run(tc.a, func(t *testing.T) { assert.Equal(t, Stem(tc.b), Stem(tc.a)) })
 	}
@@ -72,6 +73,8 @@ func TestStem(t *testing.T) {
 		assert.NotEqual(t, Stem(pair[0]), Stem(pair[1]), pair[0]+" / "+pair[1])
 	}
 	assert.Equal(t, "猫", Stem("猫"), "unspaced text is not stemmed")
+	assert.Equal(t, "الم", Stem("الم"), "an article needs two letters after it")
+	assert.Equal(t, "والد", Stem("والد"), "and-the needs two letters after it too (father)")
 }
 
 func TestBoundedEditDistance(t *testing.T) {

@@ -43,7 +43,8 @@ func IsUnspaced(tok string) bool {
 
 // Stem returns a light stem for matching inflected forms: plural and common
 // verb endings for Latin-script words, noun and adjective endings for
-// Cyrillic, plural endings for Turkish. Other tokens are returned as they are.
+// Cyrillic, plural endings for Turkish, the article for Arabic. Other tokens
+// are returned as they are.
 // Index and query use the same function, so only consistency matters.
 func Stem(tok string) string {
 	r, _ := utf8.DecodeRuneInString(tok)
@@ -52,6 +53,25 @@ func Stem(tok string) string {
 		return stemLatin(tok)
 	case r >= 0x400 && r < 0x500:
 		return stemSuffixes(tok, cyrillicEndings, 3)
+	case r >= 0x600 && r < 0x700:
+		return stemArabic(tok)
+	}
+	return tok
+}
+
+// arabicArticles are the definite article, alone and after "and" (و):
+// "الكلب" is "كلب" (dog) with the article, and keywords mostly come
+// without it. The JS client's stem has the same rule in one regular
+// expression, kept that small for its size bar.
+var arabicArticles = []string{"وال", "ال"}
+
+// stemArabic strips a leading article when at least two letters remain
+// (light stemming, as Arabic search engines do).
+func stemArabic(tok string) string {
+	for _, a := range arabicArticles {
+		if rest, ok := strings.CutPrefix(tok, a); ok && utf8.RuneCountInString(rest) >= 2 {
+			return rest
+		}
 	}
 	return tok
 }
