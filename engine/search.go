@@ -100,8 +100,10 @@ func (e *Engine) search(query string, opts Options) Output {
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
 		}
 	}
-	units := e.ix.Units(out.Tokens, opts.Prefix, p.Mask)
-	hits := e.ix.Search(units, p)
+	var ubuf [index.MaxUnits]index.Unit
+	units := e.ix.Units(ubuf[:0], out.Tokens, opts.Prefix, p.Mask)
+	var buf [2 * DefaultLimit]index.Hit // the hits of both passes, on the stack at the default limit
+	hits := e.ix.Search(buf[:0], units, p)
 	if len(hits) < relaxBelow && len(units) > 0 && len(out.Results) == 0 {
 		// Few or no matches: add those of a relaxed pass (compounds split,
 		// wider typos, shortened words, any coverage), ranked after them.
@@ -110,12 +112,17 @@ func (e *Engine) search(query string, opts Options) Output {
 		for _, h := range hits {
 			floor = min(floor, h.Score)
 		}
-		for _, h := range e.ix.Search(e.ix.Relax(units, p.Mask), p) {
-			if !slices.ContainsFunc(hits, func(x index.Hit) bool { return x.Entry == h.Entry }) {
+		n := len(hits)
+		hits = e.ix.Search(hits, e.ix.Relax(units, p.Mask), p)
+		kept := n
+		for _, h := range hits[n:] {
+			if !slices.ContainsFunc(hits[:kept], func(x index.Hit) bool { return x.Entry == h.Entry }) {
 				h.Score = min(h.Score, floor*0.99)
-				hits = append(hits, h)
+				hits[kept] = h
+				kept++
 			}
 		}
+		hits = hits[:kept]
 	}
 	out.Results = slices.Grow(out.Results, min(len(hits), opts.Limit-len(out.Results)))
 	for _, h := range hits {
@@ -124,7 +131,7 @@ func (e *Engine) search(query string, opts Options) Output {
 		}
 		ent := &e.ix.Entries[h.Entry]
 		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
-			Label: e.label(h.Entry, p.Loc), Match: e.ix.PhraseText(h.Phrase), Field: packfmt.Fields[h.Field]})
+			Label: e.label(h.Entry, p.Loc), Match: e.ix.HitText(h), Field: packfmt.Fields[h.Field]})
 	}
 	if len(out.Results) > 0 {
 		out.Confidence = out.Results[0].Score

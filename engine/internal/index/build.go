@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
@@ -132,18 +133,11 @@ func (ix *Index) Group(loc, group int) string {
 	return ix.segs[loc].groups.at(group)
 }
 
-// PhraseText is the normalized text of a global phrase id.
-func (ix *Index) PhraseText(pid int32) string {
-	si := ix.segOf(uint32(pid))
-	return ix.segs[si].phText.at(int(uint32(pid) - ix.base[si]))
-}
-
-func (ix *Index) segOf(pid uint32) int {
-	si := len(ix.base) - 1
-	for si > 0 && ix.base[si] > pid {
-		si--
-	}
-	return si
+// HitText is the normalized text of a hit's phrase. The hit carries its
+// segment: finding it from the global phrase id took a step per loaded
+// segment (from the last) for every English result.
+func (ix *Index) HitText(h Hit) string {
+	return ix.segs[h.Seg].phText.at(int(uint32(h.Phrase) - ix.base[h.Seg]))
 }
 
 // SymbolKey is the lookup form of a raw emoticon: trimmed, lowercased, single spaces.
@@ -151,7 +145,24 @@ func SymbolKey(raw string) string {
 	if len(raw) > 16 {
 		return ""
 	}
+	if symbolKeyASCII(raw) {
+		return raw // every query is looked up: most are so already, no copies
+	}
 	return strings.ToLower(strings.Join(strings.Fields(raw), " "))
+}
+
+// symbolKeyASCII reports an ASCII text SymbolKey leaves as it is: no
+// capitals, no whitespace but single inner spaces.
+func symbolKeyASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c >= 'A' && c <= 'Z', c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Symbols returns the emoticon phrases equal to a raw query.

@@ -101,8 +101,17 @@ func (t *table) prefixRange(p string) (int, int) {
 			hi = m
 		}
 	}
-	end := n
-	for l := lo; l < end; {
+	// The end of the range: galloping from lo, since a prefix of a few
+	// letters has few completions (a second search over the whole table
+	// cost as many string compares again, the dearest part of a typical
+	// keystroke under js/wasm).
+	l, step := lo, 1
+	for l < n && strings.HasPrefix(t.keys.at(l), p) {
+		l = lo + step
+		step <<= 1
+	}
+	end := min(l, n)
+	for l = max(lo, lo+step>>2+1); l < end; {
 		if m := int(uint(l+end) >> 1); strings.HasPrefix(t.keys.at(m), p) {
 			l = m + 1
 		} else {

@@ -27,6 +27,10 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
 	var ranges prefixRanges  // the last unit's completions in each segment, found once
+	stem := ""               // the same in every segment: stemmed once
+	if !u.Unspaced {
+		stem = textnorm.Stem(u.Text)
+	}
 	for si, seg := range ix.segs {
 		if p.Mask&(1<<si) == 0 {
 			continue
@@ -46,7 +50,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 				maxLen = 4 * len(u.Text)
 			}
 		}
-		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, &ranges, p) || matched
+		matched = ix.matchSegment(s, si, seg, ui, u, stem, last, maxLen, &ranges, p) || matched
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
@@ -167,8 +171,8 @@ func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool)
 
 // matchSegment adds the exact, stem, prefix and n-gram matches of one unit
 // in one segment; with maxLen > 0, prefixes only complete words of at most
-// maxLen bytes.
-func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
+// maxLen bytes. stem is the unit's stem (spaced units).
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, stem string, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
 	nExact := -1
@@ -181,7 +185,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		// The stem's phrases hold every phrase of the word itself (each
 		// phrase is listed once per key): with as many, they are the same
 		// phrases, already added at a better quality.
-		if st, ok := seg.stems.find(textnorm.Stem(u.Text)); ok {
+		if st, ok := seg.stems.find(stem); ok {
 			if lo, hi := seg.stems.list(st); hi-lo != nExact {
 				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
 			}

@@ -117,8 +117,9 @@ func (ix *Index) shortPhrase(si int, gp uint32) bool {
 // phraseBefore orders two phrases of one entry, whatever the segments and
 // the order their matches came in: the stronger field, then the locale
 // loaded first, then the text (a locale holds a text once per entry).
-// The segments come from the accumulators' static fields (segOf walks the
-// segments from the last one: a step per loaded segment for English).
+// The segments come from the accumulators' static fields (finding them from
+// the phrase ids walks the segment bases: a step per loaded segment for
+// English).
 func (ix *Index) phraseBefore(s *scratch, a uint32, fa uint8, b uint32, fb uint8) bool {
 	if fa != fb {
 		return fa < fb

@@ -16,6 +16,7 @@ type Hit struct {
 	Score  float32
 	Phrase int32 // best matching phrase
 	Field  uint8 // the phrase's field, or packfmt.FieldTypo
+	Seg    uint8 // the phrase's segment (HitText)
 }
 
 // phraseAcc accumulates one phrase's matches. Its entry, field, token count
@@ -57,6 +58,7 @@ type scratch struct {
 	touchedE []int32
 	fam      []famSlot
 	hits     []Hit
+	top, out []Hit             // rank's best hits and expand's list, copied into Search's dst
 	others   []Hit             // family members that do not represent their family
 	uw       [MaxUnits]float32 // weight of each query unit (mean 1), see unitWeights
 	uwSum    float32           // sum of uw over the query's units
@@ -98,11 +100,13 @@ func (ix *Index) newPhraseAccs() []phraseAcc {
 	return accs
 }
 
-// Search ranks entries for the query units. Hits are best first, one per
-// family, at most p.Limit.
-func (ix *Index) Search(units []Unit, p Params) []Hit {
+// Search ranks entries for the query units and appends the hits to dst:
+// best first, one per family, at most p.Limit. The caller owns dst, so a
+// search allocates nothing when it fits (each allocation costs most under
+// js/wasm, and the collector with it).
+func (ix *Index) Search(dst []Hit, units []Unit, p Params) []Hit {
 	if len(units) == 0 || p.Limit <= 0 {
-		return nil
+		return dst
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
@@ -133,5 +137,5 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 	}
 	ix.score(s, len(units), p)
 	ix.related(s, p)
-	return ix.rank(s, p.Limit)
+	return ix.rank(s, dst, p.Limit)
 }
