@@ -91,9 +91,12 @@ func (t *table) find(k string) (int, bool) {
 func (t *table) list(i int) (int, int) { return int(t.off.at(i)), int(t.off.at(i + 1)) }
 
 // prefixRange returns the keys starting with p as [lo, hi).
-func (t *table) prefixRange(p string) (int, int) {
-	n := t.keys.len()
-	lo, hi := 0, n
+func (t *table) prefixRange(p string) (int, int) { return t.prefixRangeIn(p, 0, t.keys.len()) }
+
+// prefixRangeIn is prefixRange when every key starting with p lies in
+// [from, n): the range of a prefix of p (the previous keystroke's word).
+func (t *table) prefixRangeIn(p string, from, n int) (int, int) {
+	lo, hi := from, n
 	for lo < hi {
 		if m := int(uint(lo+hi) >> 1); t.keys.at(m) < p {
 			lo = m + 1

@@ -27,7 +27,12 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
 	var ranges prefixRanges  // the last unit's completions in each segment, found once
-	stem := ""               // the same in every segment: stemmed once
+	if last && strings.HasPrefix(u.Text, s.prevText) {
+		// Typing on: the word's completions lie within those of the
+		// previous keystroke's last word (or any earlier search's).
+		ranges.within = &s.prevRanges
+	}
+	stem := "" // the same in every segment: stemmed once
 	if !u.Unspaced {
 		stem = textnorm.Stem(u.Text)
 	}
@@ -51,6 +56,10 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 			}
 		}
 		matched = ix.matchSegment(s, si, seg, ui, u, stem, last, maxLen, &ranges, p) || matched
+	}
+	if last {
+		ranges.within = nil
+		s.prevRanges, s.prevText = ranges, u.Text
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
@@ -109,15 +118,23 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 
 // prefixRanges keeps the range of terms starting with one text in each
 // segment, looked up on first use: the count of completions and the match
-// of each segment need the same two binary searches.
+// of each segment need the same binary searches. within, when set, holds
+// the ranges of a prefix of the text (a search looks only inside them).
 type prefixRanges struct {
 	known  uint64
 	lo, hi [64]int32
+	within *prefixRanges
 }
 
 func (r *prefixRanges) get(ix *Index, si int, t string) (int, int) {
 	if r.known&(1<<si) == 0 {
-		lo, hi := ix.segs[si].terms.prefixRange(t)
+		terms := &ix.segs[si].terms
+		var lo, hi int
+		if w := r.within; w != nil && w.known&(1<<si) != 0 {
+			lo, hi = terms.prefixRangeIn(t, int(w.lo[si]), int(w.hi[si]))
+		} else {
+			lo, hi = terms.prefixRange(t)
+		}
 		r.known |= 1 << si
 		r.lo[si], r.hi[si] = int32(lo), int32(hi)
 	}

@@ -70,6 +70,10 @@ type scratch struct {
 	cov      [MaxUnits]float32 // share of each unit in coverage: 1, stopUnitWeight for a stop word
 	covSum   float32
 	segW     [64]float32 // segWeight of each segment for this search
+	// The last unit's term ranges in the previous search of this scratch:
+	// while typing, the next keystroke's ranges lie within them.
+	prevText   string
+	prevRanges prefixRanges
 }
 
 type famSlot struct {
