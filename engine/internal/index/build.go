@@ -45,6 +45,9 @@ type Index struct {
 	locSegs  [][]int    // segment index -> the segments of its locale, main first
 	english  uint64     // bit per English segment (segWeight compared locale strings per segment and search)
 	scratch  *sync.Pool // of *scratch, sized for this index (search.go)
+	// wordSymbols: some emoticon key is letters, digits and spaces only.
+	// Without one, a query of such characters (most are) needs no lookup.
+	wordSymbols bool
 }
 
 // Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
@@ -85,6 +88,9 @@ func New(segs ...*Segment) (*Index, error) {
 		}
 		if s.locale == "en" {
 			ix.english |= 1 << i
+		}
+		for k := range s.symbols.keys.len() {
+			ix.wordSymbols = ix.wordSymbols || wordText(s.symbols.keys.at(k))
 		}
 		ix.Locales = append(ix.Locales, s.locale)
 		ix.Parts = append(ix.Parts, s.part)
@@ -151,6 +157,20 @@ func SymbolKey(raw string) string {
 	return strings.ToLower(strings.Join(strings.Fields(raw), " "))
 }
 
+// wordText reports an ASCII text of letters, digits and whitespace only
+// (SymbolKey keeps it so, lowercased).
+func wordText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // symbolKeyASCII reports an ASCII text SymbolKey leaves as it is: no
 // capitals, no whitespace but single inner spaces.
 func symbolKeyASCII(s string) bool {
@@ -167,6 +187,9 @@ func symbolKeyASCII(s string) bool {
 
 // Symbols returns the emoticon phrases equal to a raw query.
 func (ix *Index) Symbols(raw string) []Symbol {
+	if !ix.wordSymbols && wordText(raw) {
+		return nil
+	}
 	k := SymbolKey(raw)
 	if k == "" {
 		return nil

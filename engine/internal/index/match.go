@@ -29,8 +29,10 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	var ranges prefixRanges  // the last unit's completions in each segment, found once
 	if last && strings.HasPrefix(u.Text, s.prevText) {
 		// Typing on: the word's completions lie within those of the
-		// previous keystroke's last word (or any earlier search's).
+		// previous keystroke's last word (or any earlier search's), and
+		// are not many where those were not.
 		ranges.within = &s.prevRanges
+		counted = s.prevCounted &^ s.prevMany
 	}
 	stem := "" // the same in every segment: stemmed once
 	if !u.Unspaced {
@@ -59,7 +61,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	}
 	if last {
 		ranges.within = nil
-		s.prevRanges, s.prevText = ranges, u.Text
+		s.prevRanges, s.prevText, s.prevCounted, s.prevMany = ranges, u.Text, counted, many
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return

@@ -72,8 +72,9 @@ type scratch struct {
 	segW     [64]float32 // segWeight of each segment for this search
 	// The last unit's term ranges in the previous search of this scratch:
 	// while typing, the next keystroke's ranges lie within them.
-	prevText   string
-	prevRanges prefixRanges
+	prevText              string
+	prevRanges            prefixRanges
+	prevCounted, prevMany uint64 // by main segment: completions counted, more than prefixFanout
 }
 
 type famSlot struct {
