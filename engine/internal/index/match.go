@@ -320,6 +320,7 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		} else if typo && a.field == packfmt.FieldLow {
 			continue
 		} else if a.unit != ui {
+			s.flushUnit(ix, a, w) // the phrase's previous unit is done
 			a.sum += a.cur
 			a.cur = 0
 			a.unit = ui
@@ -331,14 +332,23 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 			a.typo = true
 		}
 		a.cur = max(a.cur, q)
-		e := &s.entries[a.entry]
-		if e.stamp != gen {
-			*e = entryAcc{stamp: gen, phrase: -1}
-			s.touchedE = append(s.touchedE, a.entry)
-		}
-		e.units[ui] = max(e.units[ui], q*w*ix.Weights[a.field])
 	}
 	return added
+}
+
+// flushUnit raises the entry's best quality for the phrase's current unit
+// to the phrase's (score does it for the last unit a phrase matched). Done
+// once per phrase and unit, not per posting: the posting loop touches only
+// the phrase accumulators. The same value as per posting: a positive
+// factor keeps the order of qualities, so the product of the best is the
+// best product. The entry is listed in touchedE by score, in the order its
+// phrases were first touched, as when listed here.
+func (s *scratch) flushUnit(ix *Index, a *phraseAcc, w float32) {
+	e := &s.entries[a.entry]
+	if e.stamp != s.gen {
+		*e = entryAcc{stamp: s.gen, phrase: -1}
+	}
+	e.units[a.unit] = max(e.units[a.unit], a.cur*w*ix.Weights[a.field])
 }
 
 // segWeight is the factor of a segment's phrases: English phrases count a

@@ -13,7 +13,12 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 	for _, pid := range s.touchedP {
 		a := &s.phrases[pid]
 		field, ntok, entry := a.field, a.ntok, a.entry
+		s.flushUnit(ix, a, s.segW[a.seg])
 		e := &s.entries[entry]
+		if e.listed != s.gen {
+			e.listed = s.gen
+			s.touchedE = append(s.touchedE, entry)
+		}
 		if e.phrase < 0 {
 			e.phrase = int32(pid) // the first phrase; see the pass below the loop
 			e.field = field
