@@ -40,7 +40,7 @@ type phraseAcc struct {
 
 type entryAcc struct {
 	stamp   uint32
-	listed  uint32 // stamp: the entry is in touchedE
+	listed  uint32            // stamp: the entry is in touchedE
 	units   [MaxUnits]float32 // best weighted quality per unit over the entry's phrases
 	best    float32
 	phrase  int32
