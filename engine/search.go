@@ -57,7 +57,7 @@ func (e *Engine) Search(query string, opts Options) Output {
 	}
 	key, short := shortKeyOf(query, opts)
 	if short {
-		if out, ok := e.short.get(key); ok {
+		if out, ok := e.short.get(key, e.slab); ok {
 			return out
 		}
 		out := e.search(query, opts)
@@ -124,7 +124,9 @@ func (e *Engine) search(query string, opts Options) Output {
 		}
 		hits = hits[:kept]
 	}
-	out.Results = slices.Grow(out.Results, min(len(hits), opts.Limit-len(out.Results)))
+	if n := len(out.Results) + min(len(hits), opts.Limit-len(out.Results)); n > 0 {
+		out.Results = append(e.slab.take(n), out.Results...)
+	}
 	for _, h := range hits {
 		if len(out.Results) >= opts.Limit || slices.Contains(seen, h.Entry) {
 			continue

@@ -44,11 +44,18 @@ func shortKeyOf(query string, opts Options) (shortKey, bool) {
 	return shortKey{query, opts.Locale, opts.Limit, opts.Prefix}, true
 }
 
-func (c *shortCache) get(k shortKey) (Output, bool) {
+// get returns a copy of a kept answer, its results from the engine's slab
+// (a caller's copy; the kept answers never live in the slab's blocks).
+func (c *shortCache) get(k shortKey, slab *resultSlab) (Output, bool) {
 	c.mu.Lock()
 	out, ok := c.m[k]
 	c.mu.Unlock()
-	return out.clone(), ok
+	if !ok {
+		return Output{}, false
+	}
+	out.Tokens = slices.Clone(out.Tokens)
+	out.Results = append(slab.take(len(out.Results)), out.Results...)
+	return out, true
 }
 
 func (c *shortCache) put(k shortKey, out Output) {

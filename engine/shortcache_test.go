@@ -38,7 +38,7 @@ func TestShortCache(t *testing.T) {
 			if len(first.Results) > 0 {
 				first.Results[0].Emoji = "changed"
 			}
-			cached, hit := e.short.get(key)
+			cached, hit := e.short.get(key, e.slab)
 			require.True(t, hit)
 			assert.Equal(t, fresh, cached)
 			assert.Equal(t, fresh, e.Search(tc.q, tc.opts))
@@ -60,6 +60,6 @@ func TestShortCacheBounded(t *testing.T) {
 		c.put(shortKey{query: string(rune(0x4e00 + i))}, Output{Query: "x"})
 	}
 	assert.Len(t, c.m, 10)
-	_, ok := c.get(shortKey{query: string(rune(0x4e00 + shortCacheMax + 9))})
+	_, ok := c.get(shortKey{query: string(rune(0x4e00 + shortCacheMax + 9))}, &resultSlab{})
 	assert.True(t, ok)
 }
