@@ -46,6 +46,7 @@ type Engine struct {
 	ix    *index.Index
 	short *shortCache // answers to the shortest queries (shortcache.go)
 	slab  *resultSlab // the results slices of searches (resultslab.go)
+	masks []localeMask // what a search in each loaded language reads (locmask.go)
 }
 
 // Load builds an engine from files of one pack version, English first or
@@ -155,6 +156,7 @@ func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, err
 		return nil, fmt.Errorf("%w: %w", ErrPack, err)
 	}
 	out.ix = ix
+	out.masks = localeMasks(ix)
 	return out, nil
 }
 

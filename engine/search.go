@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
@@ -71,16 +72,8 @@ func (e *Engine) Search(query string, opts Options) Output {
 func (e *Engine) search(query string, opts Options) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
-	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: -1, MinCoverage: float32(e.cfg.minCoverage)}
-	lang := Language(opts.Locale)
-	for li, loc := range e.ix.Locales {
-		if lang == "" || loc == lang || loc == "en" {
-			p.Mask |= 1 << li
-		}
-		if loc == lang && e.ix.Parts[li] == "" {
-			p.Loc = li // the locale's main segment (labels)
-		}
-	}
+	m := e.maskOf(Language(opts.Locale))
+	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: m.loc, Mask: m.mask, MinCoverage: float32(e.cfg.minCoverage)}
 	// The emoji and symbols of the query, answered first: a few at most, so a
 	// slice (a map per search cost more, most of all under js/wasm).
 	var seen []int32
@@ -141,6 +134,16 @@ func (e *Engine) search(query string, opts Options) Output {
 	return out
 }
 
+// asciiText reports a text of ASCII characters only.
+func asciiText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func (e *Engine) label(ei int32, loc int) string {
 	if loc >= 0 {
 		if l := e.ix.Label(loc, ei); l != "" {
@@ -152,6 +155,9 @@ func (e *Engine) label(ei int32, loc int) string {
 
 // emojiIn finds known emoji written in the query (first MaxQueryLength characters).
 func (e *Engine) emojiIn(query string) []int32 {
+	if asciiText(query) {
+		return nil // the loop below reads only characters from U+0080 up
+	}
 	var found []int32
 	var run strings.Builder
 	flush := func() {

@@ -27,6 +27,9 @@ type Entry struct {
 	Prior     uint8
 	Family    int32 // entry index of the family head (itself when none)
 	Flag      bool  // a country or region flag (isCountryFlag)
+	// Directional: a direction variant (isDirectional), read once here,
+	// not searched for in the ID of every family member a search ranks.
+	Directional bool
 }
 
 // Index is a set of segments, English first. It is immutable and safe for
@@ -121,6 +124,7 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.Entries[i] = Entry{ID: en.ids.at(i), Emoji: en.emoji.at(i), Group: int8(en.group.at(i)), Subgroup: int16(en.subgroup.at(i)),
 			Version: float32(en.version.at(i)) / 10, Skins: en.skins.at(i) == 1, Prior: uint8(en.prior.at(i)), Family: int32(en.family.at(i))}
 		ix.Entries[i].Flag = isCountryFlag(ix.Entries[i].ID)
+		ix.Entries[i].Directional = isDirectional(ix.Entries[i].ID)
 	}
 	return ix, nil
 }

@@ -122,7 +122,7 @@ const familyTop = 5
 // addOther keeps a family member that does not represent its family, for
 // expand; direction variants stay folded and are dropped.
 func (s *scratch) addOther(ix *Index, h Hit) {
-	if !isDirectional(ix.Entries[h.Entry].ID) {
+	if !ix.Entries[h.Entry].Directional {
 		s.others = append(s.others, h)
 	}
 }
