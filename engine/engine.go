@@ -44,8 +44,8 @@ type Engine struct {
 	segs  []*index.Segment
 	packs []*packfmt.Pack // JSON packs, kept so With can rebuild their locales
 	ix    *index.Index
-	short *shortCache // answers to the shortest queries (shortcache.go)
-	slab  *resultSlab // the results slices of searches (resultslab.go)
+	short *shortCache  // answers to the shortest queries (shortcache.go)
+	slab  *resultSlab  // the results slices of searches (resultslab.go)
 	masks []localeMask // what a search in each loaded language reads (locmask.go)
 }
 
