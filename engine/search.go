@@ -58,18 +58,20 @@ func (e *Engine) Search(query string, opts Options) Output {
 	}
 	key, short := shortKeyOf(query, opts)
 	if short {
-		if out, ok := e.short.get(key, e.slab); ok {
+		if out, ok := e.shortGet(key); ok {
 			return out
 		}
-		out := e.search(query, opts)
-		e.short.put(key, out)
+		var keep []shortHit
+		out := e.search(query, opts, &keep)
+		e.short.put(key, out, keep)
 		return out
 	}
-	return e.search(query, opts)
+	return e.search(query, opts, nil)
 }
 
-// search is Search without the cache of short queries.
-func (e *Engine) search(query string, opts Options) Output {
+// search is Search without the cache of short queries. With keep, it
+// describes each result for the cache (shortHit).
+func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
 	m := e.maskOf(Language(opts.Locale))
@@ -83,6 +85,9 @@ func (e *Engine) search(query string, opts Options) Output {
 			ent := &e.ix.Entries[ei]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
+			if keep != nil {
+				*keep = append(*keep, shortHit{score: 1, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
+			}
 		}
 	}
 	for _, sym := range e.ix.Symbols(query) {
@@ -91,6 +96,9 @@ func (e *Engine) search(query string, opts Options) Output {
 			ent := &e.ix.Entries[sym.Entry]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(e.ix.Weights[sym.Field]), Source: "alias",
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
+			if keep != nil {
+				*keep = append(*keep, shortHit{score: float64(e.ix.Weights[sym.Field]), entry: sym.Entry, field: sym.Field, kind: shortSymbol})
+			}
 		}
 	}
 	var ubuf [index.MaxUnits]index.Unit
@@ -127,6 +135,9 @@ func (e *Engine) search(query string, opts Options) Output {
 		ent := &e.ix.Entries[h.Entry]
 		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
 			Label: e.label(h.Entry, p.Loc), Match: e.ix.HitText(h), Field: packfmt.Fields[h.Field]})
+		if keep != nil {
+			*keep = append(*keep, shortHit{score: float64(min(h.Score, 1)), entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
+		}
 	}
 	if len(out.Results) > 0 {
 		out.Confidence = out.Results[0].Score
