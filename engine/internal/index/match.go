@@ -305,7 +305,7 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
 	base := ix.base[si]
 	w := s.segW[si]
-	cov := s.cov[ui]
+	bit := uint8(1) << ui
 	gen := s.gen
 	added := false
 	for _, pv := range posts {
@@ -315,7 +315,7 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 			if typo && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}
-			a.stamp, a.sum, a.cur, a.cw, a.unit, a.cnt, a.typo = gen, 0, 0, cov, ui, 1, false
+			a.stamp, a.sum, a.cur, a.unit, a.units, a.typo = gen, 0, 0, ui, bit, false
 			s.touchedP = append(s.touchedP, base+pid)
 		} else if typo && a.field == packfmt.FieldLow {
 			continue
@@ -324,8 +324,7 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 			a.sum += a.cur
 			a.cur = 0
 			a.unit = ui
-			a.cnt++
-			a.cw += cov
+			a.units |= bit
 		}
 		added = true
 		if typo {

@@ -32,9 +32,8 @@ type phraseAcc struct {
 	flag  bool    // static: the entry is a country flag
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
-	cw    float32 // coverage weight of the units matched (s.cov)
 	unit  int8
-	cnt   uint8
+	units uint8 // bit per unit matched: their count and coverage weight (covOf)
 	typo  bool
 }
 
@@ -59,16 +58,17 @@ type scratch struct {
 	touchedE []int32
 	fam      []famSlot
 	hits     []Hit
-	top, out []Hit             // rank's best hits and expand's list, copied into Search's dst
-	others   []Hit             // family members that do not represent their family
-	uw       [MaxUnits]float32 // weight of each query unit (mean 1), see unitWeights
-	uwSum    float32           // sum of uw over the query's units
-	multi    bool              // the units come from several query words
-	unspaced bool              // one unspaced word (Han): its units are pieces of one word
-	gender   bool              // a unit names a gender
-	flags    bool              // flags may answer parts of the query: one word, or "flag" named
-	stopCov  float32           // coverage weight of the stop words
-	cov      [MaxUnits]float32 // share of each unit in coverage: 1, stopUnitWeight for a stop word
+	top, out []Hit                  // rank's best hits and expand's list, copied into Search's dst
+	others   []Hit                  // family members that do not represent their family
+	uw       [MaxUnits]float32      // weight of each query unit (mean 1), see unitWeights
+	uwSum    float32                // sum of uw over the query's units
+	multi    bool                   // the units come from several query words
+	unspaced bool                   // one unspaced word (Han): its units are pieces of one word
+	gender   bool                   // a unit names a gender
+	flags    bool                   // flags may answer parts of the query: one word, or "flag" named
+	stopCov  float32                // coverage weight of the stop words
+	cov      [MaxUnits]float32      // share of each unit in coverage: 1, stopUnitWeight for a stop word
+	covOf    [1 << MaxUnits]float32 // coverage weight of a set of units, summed in unit order (score)
 	covSum   float32
 	segW     [64]float32 // segWeight of each segment for this search
 	// The last unit's term ranges in the previous search of this scratch:
