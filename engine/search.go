@@ -70,7 +70,8 @@ func (e *Engine) Search(query string, opts Options) Output {
 }
 
 // search is Search without the cache of short queries. With keep, it
-// describes each result for the cache (shortHit).
+// describes each result for the cache (shortHit; its score copied from the
+// result, so the two never differ).
 func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
@@ -86,7 +87,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
 			if keep != nil {
-				*keep = append(*keep, shortHit{score: 1, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
+				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
 			}
 		}
 	}
@@ -97,7 +98,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(e.ix.Weights[sym.Field]), Source: "alias",
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
 			if keep != nil {
-				*keep = append(*keep, shortHit{score: float64(e.ix.Weights[sym.Field]), entry: sym.Entry, field: sym.Field, kind: shortSymbol})
+				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: sym.Entry, field: sym.Field, kind: shortSymbol})
 			}
 		}
 	}
@@ -136,7 +137,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
 			Label: e.label(h.Entry, p.Loc), Match: e.ix.HitText(h), Field: packfmt.Fields[h.Field]})
 		if keep != nil {
-			*keep = append(*keep, shortHit{score: float64(min(h.Score, 1)), entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
+			*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
 		}
 	}
 	if len(out.Results) > 0 {
