@@ -44,7 +44,9 @@ type Engine struct {
 	segs  []*index.Segment
 	packs []*packfmt.Pack // JSON packs, kept so With can rebuild their locales
 	ix    *index.Index
-	short *shortCache // answers to the shortest queries (shortcache.go)
+	short *shortCache  // answers to the shortest queries (shortcache.go)
+	slab  *resultSlab  // the results slices of searches (resultslab.go)
+	masks []localeMask // what a search in each loaded language reads (locmask.go)
 }
 
 // Load builds an engine from files of one pack version, English first or
@@ -119,7 +121,7 @@ func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, err
 	if !(e.cfg.minCoverage > 0 && e.cfg.minCoverage <= 1) {
 		return nil, fmt.Errorf("engine: minCoverage %v is not in (0, 1]", e.cfg.minCoverage)
 	}
-	out := &Engine{cfg: e.cfg, packs: append(slices.Clone(e.packs), packs...), short: &shortCache{}}
+	out := &Engine{cfg: e.cfg, packs: append(slices.Clone(e.packs), packs...), short: &shortCache{}, slab: &resultSlab{}}
 	rebuild := map[string]bool{}
 	var order []string
 	for _, p := range packs {
@@ -154,6 +156,7 @@ func (e *Engine) add(segs []*index.Segment, packs []*packfmt.Pack) (*Engine, err
 		return nil, fmt.Errorf("%w: %w", ErrPack, err)
 	}
 	out.ix = ix
+	out.masks = localeMasks(ix)
 	return out, nil
 }
 

@@ -111,12 +111,12 @@ func TestStopWordsAndShortCodes(t *testing.T) {
 		assert.NotEmpty(t, top(e, "the", "en", 3))
 	})
 	t.Run("weights", func(t *testing.T) {
-		w := e.ix.UnitWeights(e.ix.Units([]string{"in", "love"}, false, 1), index.Params{Mask: 1})
+		w := e.ix.UnitWeights(e.ix.Units(nil, []string{"in", "love"}, false, 1), index.Params{Mask: 1})
 		assert.InDelta(t, 0.2, w[0], 1e-6)
 		assert.InDelta(t, 1, w[1], 0.1)
-		w = e.ix.UnitWeights(e.ix.Units([]string{"in", "the"}, false, 1), index.Params{Mask: 1})
+		w = e.ix.UnitWeights(e.ix.Units(nil, []string{"in", "the"}, false, 1), index.Params{Mask: 1})
 		assert.InDelta(t, 2, w[0]+w[1], 1e-5, "only stop words: all count")
-		w = e.ix.UnitWeights(e.ix.Units([]string{"love", "the"}, true, 1), index.Params{Mask: 1, Prefix: true})
+		w = e.ix.UnitWeights(e.ix.Units(nil, []string{"love", "the"}, true, 1), index.Params{Mask: 1, Prefix: true})
 		assert.InDelta(t, 1, w[1], 0.5, "the last word, being typed, may become a content word")
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/internal/index"
 	"github.com/emojisearch/emojisearch/engine/internal/textnorm"
@@ -57,30 +58,25 @@ func (e *Engine) Search(query string, opts Options) Output {
 	}
 	key, short := shortKeyOf(query, opts)
 	if short {
-		if out, ok := e.short.get(key); ok {
+		if out, ok := e.shortGet(key); ok {
 			return out
 		}
-		out := e.search(query, opts)
-		e.short.put(key, out)
+		var keep []shortHit
+		out := e.search(query, opts, &keep)
+		e.short.put(key, out, keep)
 		return out
 	}
-	return e.search(query, opts)
+	return e.search(query, opts, nil)
 }
 
-// search is Search without the cache of short queries.
-func (e *Engine) search(query string, opts Options) Output {
+// search is Search without the cache of short queries. With keep, it
+// describes each result for the cache (shortHit; its score copied from the
+// result, so the two never differ).
+func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 	q := textnorm.Normalize(query, MaxQueryLength)
 	out := Output{Query: q, Tokens: textnorm.Tokenize(q), Results: []Result{}}
-	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: -1, MinCoverage: float32(e.cfg.minCoverage)}
-	lang := Language(opts.Locale)
-	for li, loc := range e.ix.Locales {
-		if lang == "" || loc == lang || loc == "en" {
-			p.Mask |= 1 << li
-		}
-		if loc == lang && e.ix.Parts[li] == "" {
-			p.Loc = li // the locale's main segment (labels)
-		}
-	}
+	m := e.maskOf(Language(opts.Locale))
+	p := index.Params{Limit: opts.Limit, Prefix: opts.Prefix, Loc: m.loc, Mask: m.mask, MinCoverage: float32(e.cfg.minCoverage)}
 	// The emoji and symbols of the query, answered first: a few at most, so a
 	// slice (a map per search cost more, most of all under js/wasm). Both
 	// match the whole raw query, so they score 1: fusion keeps them on top
@@ -92,6 +88,9 @@ func (e *Engine) search(query string, opts Options) Output {
 			ent := &e.ix.Entries[ei]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
+			if keep != nil {
+				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
+			}
 		}
 	}
 	for _, sym := range e.ix.Symbols(query) {
@@ -100,10 +99,15 @@ func (e *Engine) search(query string, opts Options) Output {
 			ent := &e.ix.Entries[sym.Entry]
 			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
 				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
+			if keep != nil {
+				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: sym.Entry, field: sym.Field, kind: shortSymbol})
+			}
 		}
 	}
-	units := e.ix.Units(out.Tokens, opts.Prefix, p.Mask)
-	hits := e.ix.Search(units, p)
+	var ubuf [index.MaxUnits]index.Unit
+	units := e.ix.Units(ubuf[:0], out.Tokens, opts.Prefix, p.Mask)
+	var buf [2 * DefaultLimit]index.Hit // the hits of both passes, on the stack at the default limit
+	hits := e.ix.Search(buf[:0], units, p)
 	if len(hits) < relaxBelow && len(units) > 0 && len(out.Results) == 0 {
 		// Few or no matches: add those of a relaxed pass (compounds split,
 		// wider typos, shortened words, any coverage), ranked after them.
@@ -112,26 +116,46 @@ func (e *Engine) search(query string, opts Options) Output {
 		for _, h := range hits {
 			floor = min(floor, h.Score)
 		}
-		for _, h := range e.ix.Search(e.ix.Relax(units, p.Mask), p) {
-			if !slices.ContainsFunc(hits, func(x index.Hit) bool { return x.Entry == h.Entry }) {
+		n := len(hits)
+		hits = e.ix.Search(hits, e.ix.Relax(units, p.Mask), p)
+		kept := n
+		for _, h := range hits[n:] {
+			if !slices.ContainsFunc(hits[:kept], func(x index.Hit) bool { return x.Entry == h.Entry }) {
 				h.Score = min(h.Score, floor*0.99)
-				hits = append(hits, h)
+				hits[kept] = h
+				kept++
 			}
 		}
+		hits = hits[:kept]
 	}
-	out.Results = slices.Grow(out.Results, min(len(hits), opts.Limit-len(out.Results)))
+	if n := len(out.Results) + min(len(hits), opts.Limit-len(out.Results)); n > 0 {
+		out.Results = append(e.slab.take(n), out.Results...)
+	}
 	for _, h := range hits {
 		if len(out.Results) >= opts.Limit || slices.Contains(seen, h.Entry) {
 			continue
 		}
 		ent := &e.ix.Entries[h.Entry]
 		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
-			Label: e.label(h.Entry, p.Loc), Match: e.ix.PhraseText(h.Phrase), Field: packfmt.Fields[h.Field]})
+			Label: e.label(h.Entry, p.Loc), Match: e.ix.HitText(h), Field: packfmt.Fields[h.Field]})
+		if keep != nil {
+			*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
+		}
 	}
 	if len(out.Results) > 0 {
 		out.Confidence = out.Results[0].Score
 	}
 	return out
+}
+
+// asciiText reports a text of ASCII characters only.
+func asciiText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Engine) label(ei int32, loc int) string {
@@ -145,6 +169,9 @@ func (e *Engine) label(ei int32, loc int) string {
 
 // emojiIn finds known emoji written in the query (first MaxQueryLength characters).
 func (e *Engine) emojiIn(query string) []int32 {
+	if asciiText(query) {
+		return nil // the loop below reads only characters from U+0080 up
+	}
 	var found []int32
 	var run strings.Builder
 	flush := func() {

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"slices"
+
+	"github.com/emojisearch/emojisearch/engine/internal/index"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"sync"
 	"unicode/utf8"
 )
@@ -32,8 +35,38 @@ type shortKey struct {
 // engine between requests).
 type shortCache struct {
 	mu sync.Mutex
-	m  map[shortKey]Output
+	m  map[shortKey]shortAnswer
 }
+
+// shortAnswer is a kept answer without its results, which are kept as
+// shortHits: a kept Result holds six strings, and the collector scanned
+// every pointer of every kept answer at each cycle (about 3,300 answers in
+// the typing trace, 480,000 pointers), a cost each search's allocation
+// paid in assists, most of all under js/wasm. The strings are read again
+// from the index when the answer is given out (as search reads them).
+type shortAnswer struct {
+	out  Output // Results nil
+	hits []shortHit
+}
+
+// shortHit is one result of a kept answer: its entry, score and field, and
+// what it matched (a phrase of the index, or the emoji or emoticon written
+// in the query).
+type shortHit struct {
+	score  float64
+	entry  int32
+	phrase int32 // kind shortPhrase: the phrase, in segment seg
+	field  uint8
+	seg    uint8
+	kind   uint8
+}
+
+// What a kept result matched, so its Match is read again as search did.
+const (
+	shortPhrase = iota // index.Engine.HitText
+	shortEmoji         // the emoji itself
+	shortSymbol        // the emoticon key of the query
+)
 
 // shortKeyOf returns the cache key of a query, or false for a query too long
 // to cache. The key is the raw query: emoji and symbols are read from it.
@@ -44,25 +77,44 @@ func shortKeyOf(query string, opts Options) (shortKey, bool) {
 	return shortKey{query, opts.Locale, opts.Limit, opts.Prefix}, true
 }
 
-func (c *shortCache) get(k shortKey) (Output, bool) {
+// get returns a copy of a kept answer, its results built again into the
+// engine's slab (a caller's copy).
+func (e *Engine) shortGet(k shortKey) (Output, bool) {
+	c := e.short
 	c.mu.Lock()
-	out, ok := c.m[k]
+	a, ok := c.m[k]
 	c.mu.Unlock()
-	return out.clone(), ok
+	if !ok {
+		return Output{}, false
+	}
+	out := a.out
+	out.Tokens = slices.Clone(out.Tokens)
+	out.Results = e.slab.take(len(a.hits))
+	loc := e.maskOf(Language(k.locale)).loc
+	for _, h := range a.hits {
+		ent := &e.ix.Entries[h.entry]
+		r := Result{Emoji: ent.Emoji, ID: ent.ID, Score: h.score, Source: "alias", Label: e.label(h.entry, loc), Field: packfmt.Fields[h.field]}
+		switch h.kind {
+		case shortEmoji:
+			r.Match = ent.Emoji
+		case shortSymbol:
+			r.Match = index.SymbolKey(k.query)
+		default:
+			r.Match = e.ix.HitText(index.Hit{Phrase: h.phrase, Seg: h.seg})
+		}
+		out.Results = append(out.Results, r)
+	}
+	return out, true
 }
 
-func (c *shortCache) put(k shortKey, out Output) {
+// put keeps an answer (its Results described by hits, as search built them).
+func (c *shortCache) put(k shortKey, out Output, hits []shortHit) {
+	out.Tokens = slices.Clone(out.Tokens)
+	out.Results = nil
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= shortCacheMax {
-		c.m = make(map[shortKey]Output, 64)
+		c.m = make(map[shortKey]shortAnswer, 64)
 	}
-	c.m[k] = out.clone()
+	c.m[k] = shortAnswer{out: out, hits: slices.Clone(hits)}
 	c.mu.Unlock()
-}
-
-// clone copies the slices of an output, so a caller may change its copy.
-func (o Output) clone() Output {
-	o.Tokens = slices.Clone(o.Tokens)
-	o.Results = slices.Clone(o.Results)
-	return o
 }

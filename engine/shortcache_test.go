@@ -27,7 +27,7 @@ func TestShortCache(t *testing.T) {
 		{"ab\u0301", DefaultOptions(), false},
 	} {
 		t.Run(tc.q+"/"+tc.opts.Locale, func(t *testing.T) {
-			fresh := e.search(tc.q, withLimit(tc.opts))
+			fresh := e.search(tc.q, withLimit(tc.opts), nil)
 			first := e.Search(tc.q, tc.opts)
 			assert.Equal(t, fresh, first)
 			key, ok := shortKeyOf(tc.q, withLimit(tc.opts))
@@ -38,7 +38,7 @@ func TestShortCache(t *testing.T) {
 			if len(first.Results) > 0 {
 				first.Results[0].Emoji = "changed"
 			}
-			cached, hit := e.short.get(key)
+			cached, hit := e.shortGet(key)
 			require.True(t, hit)
 			assert.Equal(t, fresh, cached)
 			assert.Equal(t, fresh, e.Search(tc.q, tc.opts))
@@ -57,9 +57,9 @@ func withLimit(o Options) Options {
 func TestShortCacheBounded(t *testing.T) {
 	var c shortCache
 	for i := range shortCacheMax + 10 {
-		c.put(shortKey{query: string(rune(0x4e00 + i))}, Output{Query: "x"})
+		c.put(shortKey{query: string(rune(0x4e00 + i))}, Output{Query: "x"}, nil)
 	}
 	assert.Len(t, c.m, 10)
-	_, ok := c.get(shortKey{query: string(rune(0x4e00 + shortCacheMax + 9))})
+	_, ok := c.m[shortKey{query: string(rune(0x4e00 + shortCacheMax + 9))}]
 	assert.True(t, ok)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
@@ -26,6 +27,9 @@ type Entry struct {
 	Prior     uint8
 	Family    int32 // entry index of the family head (itself when none)
 	Flag      bool  // a country or region flag (isCountryFlag)
+	// Directional: a direction variant (isDirectional), read once here,
+	// not searched for in the ID of every family member a search ranks.
+	Directional bool
 }
 
 // Index is a set of segments, English first. It is immutable and safe for
@@ -44,6 +48,9 @@ type Index struct {
 	locSegs  [][]int    // segment index -> the segments of its locale, main first
 	english  uint64     // bit per English segment (segWeight compared locale strings per segment and search)
 	scratch  *sync.Pool // of *scratch, sized for this index (search.go)
+	// wordSymbols: some emoticon key is letters, digits and spaces only.
+	// Without one, a query of such characters (most are) needs no lookup.
+	wordSymbols bool
 }
 
 // Symbol is an emoticon-like phrase (":)", "<3") matched on its raw text.
@@ -85,6 +92,9 @@ func New(segs ...*Segment) (*Index, error) {
 		if s.locale == "en" {
 			ix.english |= 1 << i
 		}
+		for k := range s.symbols.keys.len() {
+			ix.wordSymbols = ix.wordSymbols || wordText(s.symbols.keys.at(k))
+		}
 		ix.Locales = append(ix.Locales, s.locale)
 		ix.Parts = append(ix.Parts, s.part)
 		ix.base = append(ix.base, uint32(ix.nPhrases))
@@ -114,6 +124,7 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.Entries[i] = Entry{ID: en.ids.at(i), Emoji: en.emoji.at(i), Group: int8(en.group.at(i)), Subgroup: int16(en.subgroup.at(i)),
 			Version: float32(en.version.at(i)) / 10, Skins: en.skins.at(i) == 1, Prior: uint8(en.prior.at(i)), Family: int32(en.family.at(i))}
 		ix.Entries[i].Flag = isCountryFlag(ix.Entries[i].ID)
+		ix.Entries[i].Directional = isDirectional(ix.Entries[i].ID)
 	}
 	return ix, nil
 }
@@ -132,18 +143,11 @@ func (ix *Index) Group(loc, group int) string {
 	return ix.segs[loc].groups.at(group)
 }
 
-// PhraseText is the normalized text of a global phrase id.
-func (ix *Index) PhraseText(pid int32) string {
-	si := ix.segOf(uint32(pid))
-	return ix.segs[si].phText.at(int(uint32(pid) - ix.base[si]))
-}
-
-func (ix *Index) segOf(pid uint32) int {
-	si := len(ix.base) - 1
-	for si > 0 && ix.base[si] > pid {
-		si--
-	}
-	return si
+// HitText is the normalized text of a hit's phrase. The hit carries its
+// segment: finding it from the global phrase id took a step per loaded
+// segment (from the last) for every English result.
+func (ix *Index) HitText(h Hit) string {
+	return ix.segs[h.Seg].phText.at(int(uint32(h.Phrase) - ix.base[h.Seg]))
 }
 
 // SymbolKey is the lookup form of a raw emoticon: trimmed, lowercased, single spaces.
@@ -151,11 +155,45 @@ func SymbolKey(raw string) string {
 	if len(raw) > 16 {
 		return ""
 	}
+	if symbolKeyASCII(raw) {
+		return raw // every query is looked up: most are so already, no copies
+	}
 	return strings.ToLower(strings.Join(strings.Fields(raw), " "))
+}
+
+// wordText reports an ASCII text of letters, digits and whitespace only
+// (SymbolKey keeps it so, lowercased).
+func wordText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// symbolKeyASCII reports an ASCII text SymbolKey leaves as it is: no
+// capitals, no whitespace but single inner spaces.
+func symbolKeyASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c >= 'A' && c <= 'Z', c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Symbols returns the emoticon phrases equal to a raw query.
 func (ix *Index) Symbols(raw string) []Symbol {
+	if !ix.wordSymbols && wordText(raw) {
+		return nil
+	}
 	k := SymbolKey(raw)
 	if k == "" {
 		return nil

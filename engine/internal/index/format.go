@@ -91,9 +91,12 @@ func (t *table) find(k string) (int, bool) {
 func (t *table) list(i int) (int, int) { return int(t.off.at(i)), int(t.off.at(i + 1)) }
 
 // prefixRange returns the keys starting with p as [lo, hi).
-func (t *table) prefixRange(p string) (int, int) {
-	n := t.keys.len()
-	lo, hi := 0, n
+func (t *table) prefixRange(p string) (int, int) { return t.prefixRangeIn(p, 0, t.keys.len()) }
+
+// prefixRangeIn is prefixRange when every key starting with p lies in
+// [from, n): the range of a prefix of p (the previous keystroke's word).
+func (t *table) prefixRangeIn(p string, from, n int) (int, int) {
+	lo, hi := from, n
 	for lo < hi {
 		if m := int(uint(lo+hi) >> 1); t.keys.at(m) < p {
 			lo = m + 1
@@ -101,8 +104,17 @@ func (t *table) prefixRange(p string) (int, int) {
 			hi = m
 		}
 	}
-	end := n
-	for l := lo; l < end; {
+	// The end of the range: galloping from lo, since a prefix of a few
+	// letters has few completions (a second search over the whole table
+	// cost as many string compares again, the dearest part of a typical
+	// keystroke under js/wasm).
+	l, step := lo, 1
+	for l < n && strings.HasPrefix(t.keys.at(l), p) {
+		l = lo + step
+		step <<= 1
+	}
+	end := min(l, n)
+	for l = max(lo, lo+step>>2+1); l < end; {
 		if m := int(uint(l+end) >> 1); strings.HasPrefix(t.keys.at(m), p) {
 			l = m + 1
 		} else {

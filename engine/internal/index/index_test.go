@@ -63,7 +63,7 @@ func everyLocale(ix *Index, limit int, prefix bool) Params {
 // search runs one query as the engine does (normalise, tokenize, units).
 func search(ix *Index, q string, p Params) []Hit {
 	toks := textnorm.Tokenize(textnorm.Normalize(q, textnorm.MaxQueryLength))
-	return ix.Search(ix.Units(toks, p.Prefix, p.Mask), p)
+	return ix.Search(nil, ix.Units(nil, toks, p.Prefix, p.Mask), p)
 }
 
 // TestOracle checks the index against a linear scan: for words taken from
@@ -152,7 +152,7 @@ func TestUnits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, u := range ix.Units(textnorm.Tokenize(textnorm.Normalize(tc.q, textnorm.MaxQueryLength)), tc.prefix, all) {
+			for _, u := range ix.Units(nil, textnorm.Tokenize(textnorm.Normalize(tc.q, textnorm.MaxQueryLength)), tc.prefix, all) {
 				got = append(got, u.Text)
 			}
 			assert.Equal(t, tc.want, got)
@@ -166,7 +166,7 @@ func TestUnits(t *testing.T) {
 func TestSearchEdges(t *testing.T) {
 	ix := allLocales(t)
 	p := everyLocale(ix, 10, true)
-	assert.Nil(t, ix.Search(nil, p))
+	assert.Nil(t, ix.Search(nil, nil, p))
 	p0 := p
 	p0.Limit = 0
 	assert.Nil(t, search(ix, "cat", p0))

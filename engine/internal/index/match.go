@@ -27,6 +27,17 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
 	var ranges prefixRanges  // the last unit's completions in each segment, found once
+	if last && strings.HasPrefix(u.Text, s.prevText) {
+		// Typing on: the word's completions lie within those of the
+		// previous keystroke's last word (or any earlier search's), and
+		// are not many where those were not.
+		ranges.within = &s.prevRanges
+		counted = s.prevCounted &^ s.prevMany
+	}
+	stem := "" // the same in every segment: stemmed once
+	if !u.Unspaced {
+		stem = textnorm.Stem(u.Text)
+	}
 	for si, seg := range ix.segs {
 		if p.Mask&(1<<si) == 0 {
 			continue
@@ -46,7 +57,11 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 				maxLen = 4 * len(u.Text)
 			}
 		}
-		matched = ix.matchSegment(s, si, seg, ui, u, last, maxLen, &ranges, p) || matched
+		matched = ix.matchSegment(s, si, seg, ui, u, stem, last, maxLen, &ranges, p) || matched
+	}
+	if last {
+		ranges.within = nil
+		s.prevRanges, s.prevText, s.prevCounted, s.prevMany = ranges, u.Text, counted, many
 	}
 	if matched || u.Unspaced || !alphabetic(u.Text) {
 		return
@@ -105,15 +120,23 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 
 // prefixRanges keeps the range of terms starting with one text in each
 // segment, looked up on first use: the count of completions and the match
-// of each segment need the same two binary searches.
+// of each segment need the same binary searches. within, when set, holds
+// the ranges of a prefix of the text (a search looks only inside them).
 type prefixRanges struct {
 	known  uint64
 	lo, hi [64]int32
+	within *prefixRanges
 }
 
 func (r *prefixRanges) get(ix *Index, si int, t string) (int, int) {
 	if r.known&(1<<si) == 0 {
-		lo, hi := ix.segs[si].terms.prefixRange(t)
+		terms := &ix.segs[si].terms
+		var lo, hi int
+		if w := r.within; w != nil && w.known&(1<<si) != 0 {
+			lo, hi = terms.prefixRangeIn(t, int(w.lo[si]), int(w.hi[si]))
+		} else {
+			lo, hi = terms.prefixRange(t)
+		}
 		r.known |= 1 << si
 		r.lo[si], r.hi[si] = int32(lo), int32(hi)
 	}
@@ -167,8 +190,8 @@ func (ix *Index) nextCompletion(si int, prefix string, cur []int) (string, bool)
 
 // matchSegment adds the exact, stem, prefix and n-gram matches of one unit
 // in one segment; with maxLen > 0, prefixes only complete words of at most
-// maxLen bytes.
-func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
+// maxLen bytes. stem is the unit's stem (spaced units).
+func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit, stem string, last bool, maxLen int, ranges *prefixRanges, p Params) bool {
 	matched := false
 	exact, hasExact := seg.terms.find(u.Text)
 	nExact := -1
@@ -181,7 +204,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		// The stem's phrases hold every phrase of the word itself (each
 		// phrase is listed once per key): with as many, they are the same
 		// phrases, already added at a better quality.
-		if st, ok := seg.stems.find(textnorm.Stem(u.Text)); ok {
+		if st, ok := seg.stems.find(stem); ok {
 			if lo, hi := seg.stems.list(st); hi-lo != nExact {
 				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
 			}
@@ -282,7 +305,7 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
 	base := ix.base[si]
 	w := s.segW[si]
-	cov := s.cov[ui]
+	bit := uint8(1) << ui
 	gen := s.gen
 	added := false
 	for _, pv := range posts {
@@ -292,30 +315,39 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 			if typo && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}
-			a.stamp, a.sum, a.cur, a.cw, a.unit, a.cnt, a.typo = gen, 0, 0, cov, ui, 1, false
+			a.stamp, a.sum, a.cur, a.unit, a.units, a.typo = gen, 0, 0, ui, bit, false
 			s.touchedP = append(s.touchedP, base+pid)
 		} else if typo && a.field == packfmt.FieldLow {
 			continue
 		} else if a.unit != ui {
+			s.flushUnit(ix, a, w) // the phrase's previous unit is done
 			a.sum += a.cur
 			a.cur = 0
 			a.unit = ui
-			a.cnt++
-			a.cw += cov
+			a.units |= bit
 		}
 		added = true
 		if typo {
 			a.typo = true
 		}
 		a.cur = max(a.cur, q)
-		e := &s.entries[a.entry]
-		if e.stamp != gen {
-			*e = entryAcc{stamp: gen, phrase: -1}
-			s.touchedE = append(s.touchedE, a.entry)
-		}
-		e.units[ui] = max(e.units[ui], q*w*ix.Weights[a.field])
 	}
 	return added
+}
+
+// flushUnit raises the entry's best quality for the phrase's current unit
+// to the phrase's (score does it for the last unit a phrase matched). Done
+// once per phrase and unit, not per posting: the posting loop touches only
+// the phrase accumulators. The same value as per posting: a positive
+// factor keeps the order of qualities, so the product of the best is the
+// best product. The entry is listed in touchedE by score, in the order its
+// phrases were first touched, as when listed here.
+func (s *scratch) flushUnit(ix *Index, a *phraseAcc, w float32) {
+	e := &s.entries[a.entry]
+	if e.stamp != s.gen {
+		*e = entryAcc{stamp: s.gen, phrase: -1}
+	}
+	e.units[a.unit] = max(e.units[a.unit], a.cur*w*ix.Weights[a.field])
 }
 
 // segWeight is the factor of a segment's phrases: English phrases count a

@@ -12,9 +12,9 @@ import (
 // names the gender: "woman technologist").
 const familyBonus = 0.04
 
-// rank returns the best hits, one per family, each followed by its family's
-// other gender members when the query named no gender (see expand).
-func (ix *Index) rank(s *scratch, limit int) []Hit {
+// rank appends to dst the best hits, one per family, each followed by its
+// family's other gender members when the query named no gender (see expand).
+func (ix *Index) rank(s *scratch, dst []Hit, limit int) []Hit {
 	s.others = s.others[:0]
 	for _, ei := range s.touchedE {
 		e := &s.entries[ei]
@@ -22,7 +22,7 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 			continue
 		}
 		ent := &ix.Entries[ei]
-		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: e.field}
+		h := Hit{Entry: ei, Score: e.best * (0.9 + 0.1*float32(ent.Prior)/100), Phrase: e.phrase, Field: e.field, Seg: s.phrases[e.phrase].seg}
 		switch {
 		case e.related:
 			h.Field = packfmt.FieldLow
@@ -43,7 +43,8 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 			f.head = h.Score
 		}
 	}
-	return ix.expand(s, topK(s.hits, limit), limit)
+	s.top = topK(s.top[:0], s.hits, limit)
+	return append(dst, ix.expand(s, s.top, limit)...)
 }
 
 // expand follows each family's representative with the family's other
@@ -53,12 +54,12 @@ func (ix *Index) rank(s *scratch, limit int) []Hit {
 // the list) and when the query named no gender: the neutral member
 // represents the family or matched about as well (within familyBonus).
 // Direction variants ("facing right") stay folded into their family. The
-// list keeps at most limit hits.
+// list keeps at most limit hits; it is the scratch's (s.out).
 func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
 	if len(s.others) == 0 {
 		return top
 	}
-	out := make([]Hit, 0, limit)
+	out := s.out[:0]
 	var waiting [familyTop]int32 // families whose members wait for place familyTop
 	nw := 0
 	follow := func(fam int32) {
@@ -107,6 +108,7 @@ func (ix *Index) expand(s *scratch, top []Hit, limit int) []Hit {
 		}
 	}
 	flush()
+	s.out = out
 	return out
 }
 
@@ -120,7 +122,7 @@ const familyTop = 5
 // addOther keeps a family member that does not represent its family, for
 // expand; direction variants stay folded and are dropped.
 func (s *scratch) addOther(ix *Index, h Hit) {
-	if !isDirectional(ix.Entries[h.Entry].ID) {
+	if !ix.Entries[h.Entry].Directional {
 		s.others = append(s.others, h)
 	}
 }
@@ -178,10 +180,10 @@ func (ix *Index) represents(a, b Hit) bool {
 	return a.Entry < b.Entry
 }
 
-// topK returns the best k hits, best first, keeping a sorted window of
-// the best seen so far (one comparison per hit once the window is full).
-func topK(hits []Hit, k int) []Hit {
-	out := make([]Hit, 0, min(k, len(hits)))
+// topK returns the best k hits in out (emptied), best first, keeping a
+// sorted window of the best seen so far (one comparison per hit once the
+// window is full).
+func topK(out, hits []Hit, k int) []Hit {
 	for _, h := range hits {
 		if len(out) == k && !better(h, out[k-1]) {
 			continue

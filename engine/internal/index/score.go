@@ -1,6 +1,8 @@
 package index
 
 import (
+	"math/bits"
+
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
@@ -10,21 +12,33 @@ import (
 // phrases; plus a small popularity prior.
 func (ix *Index) score(s *scratch, nunits int, p Params) {
 	nu := s.uwSum
+	// The coverage weight of each set of units, as the sum of the units'
+	// weights in unit order (the order the phrase met them in).
+	for m := 1; m < 1<<nunits; m++ {
+		high := bits.Len(uint(m)) - 1
+		s.covOf[m] = s.covOf[m&^(1<<high)] + s.cov[high]
+	}
 	for _, pid := range s.touchedP {
 		a := &s.phrases[pid]
 		field, ntok, entry := a.field, a.ntok, a.entry
+		cnt, cw := uint8(bits.OnesCount8(a.units)), s.covOf[a.units]
+		s.flushUnit(ix, a, s.segW[a.seg])
 		e := &s.entries[entry]
+		if e.listed != s.gen {
+			e.listed = s.gen
+			s.touchedE = append(s.touchedE, entry)
+		}
 		if e.phrase < 0 {
 			e.phrase = int32(pid) // the first phrase; see the pass below the loop
 			e.field = field
 		}
-		qcov := a.cw / s.covSum
+		qcov := cw / s.covSum
 		if nunits > 1 && qcov < p.MinCoverage && !p.Relaxed {
 			continue
 		}
 		// The phrase holds every word of the query (stop words aside).
-		whole := int(a.cnt) == nunits || a.cw+s.stopCov >= s.covSum*0.999
-		pcov := min(1, float32(a.cnt)/float32(max(ntok, 1)))
+		whole := int(cnt) == nunits || cw+s.stopCov >= s.covSum*0.999
+		pcov := min(1, float32(cnt)/float32(max(ntok, 1)))
 		flag := a.flag && !s.unspaced
 		if flag && !s.flags && !whole {
 			continue // a flag never answers one word of a longer query ("in love")
@@ -34,12 +48,12 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			w *= shortCodeFactor // "in", "ok", "up": a code, not a word of the sentence
 		}
 		v := w * s.segW[a.seg] * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
-		if nunits > 1 && int(a.cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
+		if nunits > 1 && int(cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
 			// The query is this phrase, word for word: it outranks every
 			// match of parts of the query over several phrases (at most 0.9).
 			v *= exactBoost
 		}
-		if flag && !namesFlag(a.cnt, ntok, field) {
+		if flag && !namesFlag(cnt, ntok, field) {
 			v *= flagPartFactor
 		}
 		if v > e.best || (v == e.best && (field < e.field || field == e.field && ix.phraseBefore(s, pid, field, uint32(e.phrase), e.field))) {
@@ -117,8 +131,9 @@ func (ix *Index) shortPhrase(si int, gp uint32) bool {
 // phraseBefore orders two phrases of one entry, whatever the segments and
 // the order their matches came in: the stronger field, then the locale
 // loaded first, then the text (a locale holds a text once per entry).
-// The segments come from the accumulators' static fields (segOf walks the
-// segments from the last one: a step per loaded segment for English).
+// The segments come from the accumulators' static fields (finding them from
+// the phrase ids walks the segment bases: a step per loaded segment for
+// English).
 func (ix *Index) phraseBefore(s *scratch, a uint32, fa uint8, b uint32, fb uint8) bool {
 	if fa != fb {
 		return fa < fb

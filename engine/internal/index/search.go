@@ -16,6 +16,7 @@ type Hit struct {
 	Score  float32
 	Phrase int32 // best matching phrase
 	Field  uint8 // the phrase's field, or packfmt.FieldTypo
+	Seg    uint8 // the phrase's segment (HitText)
 }
 
 // phraseAcc accumulates one phrase's matches. Its entry, field, token count
@@ -31,14 +32,14 @@ type phraseAcc struct {
 	flag  bool    // static: the entry is a country flag
 	sum   float32 // finished units
 	cur   float32 // best quality of the current unit
-	cw    float32 // coverage weight of the units matched (s.cov)
 	unit  int8
-	cnt   uint8
+	units uint8 // bit per unit matched: their count and coverage weight (covOf)
 	typo  bool
 }
 
 type entryAcc struct {
 	stamp   uint32
+	listed  uint32            // stamp: the entry is in touchedE
 	units   [MaxUnits]float32 // best weighted quality per unit over the entry's phrases
 	best    float32
 	phrase  int32
@@ -57,17 +58,24 @@ type scratch struct {
 	touchedE []int32
 	fam      []famSlot
 	hits     []Hit
-	others   []Hit             // family members that do not represent their family
-	uw       [MaxUnits]float32 // weight of each query unit (mean 1), see unitWeights
-	uwSum    float32           // sum of uw over the query's units
-	multi    bool              // the units come from several query words
-	unspaced bool              // one unspaced word (Han): its units are pieces of one word
-	gender   bool              // a unit names a gender
-	flags    bool              // flags may answer parts of the query: one word, or "flag" named
-	stopCov  float32           // coverage weight of the stop words
-	cov      [MaxUnits]float32 // share of each unit in coverage: 1, stopUnitWeight for a stop word
+	top, out []Hit                  // rank's best hits and expand's list, copied into Search's dst
+	others   []Hit                  // family members that do not represent their family
+	uw       [MaxUnits]float32      // weight of each query unit (mean 1), see unitWeights
+	uwSum    float32                // sum of uw over the query's units
+	multi    bool                   // the units come from several query words
+	unspaced bool                   // one unspaced word (Han): its units are pieces of one word
+	gender   bool                   // a unit names a gender
+	flags    bool                   // flags may answer parts of the query: one word, or "flag" named
+	stopCov  float32                // coverage weight of the stop words
+	cov      [MaxUnits]float32      // share of each unit in coverage: 1, stopUnitWeight for a stop word
+	covOf    [1 << MaxUnits]float32 // coverage weight of a set of units, summed in unit order (score)
 	covSum   float32
 	segW     [64]float32 // segWeight of each segment for this search
+	// The last unit's term ranges in the previous search of this scratch:
+	// while typing, the next keystroke's ranges lie within them.
+	prevText              string
+	prevRanges            prefixRanges
+	prevCounted, prevMany uint64 // by main segment: completions counted, more than prefixFanout
 }
 
 type famSlot struct {
@@ -98,11 +106,13 @@ func (ix *Index) newPhraseAccs() []phraseAcc {
 	return accs
 }
 
-// Search ranks entries for the query units. Hits are best first, one per
-// family, at most p.Limit.
-func (ix *Index) Search(units []Unit, p Params) []Hit {
+// Search ranks entries for the query units and appends the hits to dst:
+// best first, one per family, at most p.Limit. The caller owns dst, so a
+// search allocates nothing when it fits (each allocation costs most under
+// js/wasm, and the collector with it).
+func (ix *Index) Search(dst []Hit, units []Unit, p Params) []Hit {
 	if len(units) == 0 || p.Limit <= 0 {
-		return nil
+		return dst
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
@@ -133,5 +143,5 @@ func (ix *Index) Search(units []Unit, p Params) []Hit {
 	}
 	ix.score(s, len(units), p)
 	ix.related(s, p)
-	return ix.rank(s, p.Limit)
+	return ix.rank(s, dst, p.Limit)
 }

@@ -18,8 +18,10 @@ type Unit struct {
 // Units turns tokens into query units: unspaced tokens are segmented into
 // the words of the locales in mask (fewest pieces; unknown characters stand
 // alone), except a last token still being typed that is the prefix of a word.
-func (ix *Index) Units(tokens []string, prefix bool, mask uint64) []Unit {
-	var out []Unit
+// The units are written into dst's storage (the caller's, so a search need not
+// allocate them).
+func (ix *Index) Units(dst []Unit, tokens []string, prefix bool, mask uint64) []Unit {
+	out := dst[:0]
 	for i, t := range tokens {
 		if h, m, ok := clockTime(tokens, i); ok {
 			out = append(out, Unit{Text: h, Tok: uint8(i)})

@@ -128,6 +128,9 @@ func ascii(s string) bool {
 }
 
 func normalizeASCII(s string) string {
+	if normalASCII(s) {
+		return s // most queries are typed so: no copy
+	}
 	b := make([]byte, 0, len(s))
 	space := true
 	for i := 0; i < len(s); i++ {
@@ -152,6 +155,20 @@ func normalizeASCII(s string) string {
 		b = b[:len(b)-1]
 	}
 	return string(b)
+}
+
+// normalASCII reports an ASCII string normalizeASCII leaves as it is:
+// lowercase letters and digits in words joined by single spaces.
+func normalASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == ' ' && i > 0 && i < len(s)-1 && s[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // cut returns the first n characters of s.

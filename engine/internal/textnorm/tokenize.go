@@ -10,6 +10,13 @@ import (
 // unspaced text (Han, kana, Thai) meets other scripts ("ab型血" gives "ab",
 // "型血"). Runs of unspaced text stay whole; the engine segments them.
 func Tokenize(normalized string) []string {
+	if ascii(normalized) {
+		// No unspaced script: the fields, one allocation.
+		if f := strings.Fields(normalized); len(f) > 0 {
+			return f
+		}
+		return nil
+	}
 	var out []string
 	for _, f := range strings.Fields(normalized) {
 		start, prev := 0, -1
