@@ -68,6 +68,7 @@ func TestSearchRules(t *testing.T) {
 		{"turkish without dots", "gulmek", "tr", "", ""},
 		{"emoji query", "👍🏽", "en", "👍", "name"},
 		{"emoticon", ":)", "en", "🙂", "alias"},
+		{"kaomoji", "^_^", "en", "😊", "alias"},
 		{"clock time", "10:30", "en", "🕥", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +98,7 @@ func textKey(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
 // the keycap 3).
 func TestEmoticonIsExact(t *testing.T) {
 	e := allLocales(t)
-	for _, q := range []string{":)", "<3", "\\m/"} {
+	for _, q := range []string{":)", "<3", "\\m/", "-_-", "(y)"} {
 		out := e.Search(q, Options{Limit: 10, Locale: "es"})
 		require.NotEmpty(t, out.Results, q)
 		assert.Equal(t, 1.0, out.Results[0].Score, q)

@@ -16,7 +16,7 @@ import (
 )
 
 // PackVersion is the committed pack version the tools read by default.
-const PackVersion = "e17c48r4"
+const PackVersion = "e17c48r5"
 
 // Row is one evaluation query.
 type Row struct {
