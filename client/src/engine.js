@@ -551,7 +551,7 @@ class Index {
         const key = seg.key(t)
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.list(si, seg.terms, seg.term(t), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), false, p) || matched
+        if (key !== u.t) matched = this.list(si, seg.terms, seg.term(t), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), blen < 2 && 2, p) || matched
       }
     }
     if (u.u) {
@@ -581,9 +581,10 @@ class Index {
     return matched
   }
 
-  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q.
+  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q. typo: true for a
+  // typo match, 2 for a completion of a one-letter word: neither reaches related (low) phrases.
   list(si, tab, id, ui, q, typo, p) {
-    if (typo) q = f(q * W[TYPO])
+    if (typo & 1) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
     const qw = f(q * this.segW[si])
     let added = false
@@ -605,7 +606,7 @@ class Index {
         pCnt[gp]++
         pCw[gp] = pCw[gp] + cw
       }
-      if (typo) pTypo[gp] = 1
+      if (typo & 1) pTypo[gp] = 1
       if (q > pCur[gp]) pCur[gp] = q
       const ei = pEntry[gp]
       if (eStamp[ei] !== gen) this.touch(ei)

@@ -148,7 +148,7 @@ export function tokenize(normalized) {
 }
 
 const cyrillic = /* @__PURE__ */ 'ами ями ого его ому ему ыми ими ов ев ей ой ый ий ая яя ое ее ые ие ом ем ам ям ах ях а я ы и о е у ю ь'.split(' ')
-const turkish = ['leri', 'ları', 'ler', 'lar']
+const turkish = /* @__PURE__ */ 'leri ları ler lar'.split(' ')
 const runeCount = (s) => { let n = 0; for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); if (c < 0xdc00 || c >= 0xe000) n++ } return n }
 
 function stemSuffixes(tok, endings, minRunes) {

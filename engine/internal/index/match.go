@@ -109,7 +109,7 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 				q := 0.7 * float32(cut) / float32(max(len(key), len(u.Text)))
 				for j, sj := range ix.locSegs[si] {
 					if terms := &ix.segs[sj].terms; cur[j] < terms.keys.len() && terms.keys.at(cur[j]) == key {
-						matched = ix.addList(s, sj, terms, cur[j], ui, q, true, p) || matched
+						matched = ix.addList(s, sj, terms, cur[j], ui, q, true, false, p) || matched
 						cur[j]++
 					}
 				}
@@ -198,7 +198,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 	if hasExact {
 		lo, hi := seg.terms.list(exact)
 		nExact = hi - lo
-		matched = ix.addList(s, si, &seg.terms, exact, ui, qExact, false, p) || matched
+		matched = ix.addList(s, si, &seg.terms, exact, ui, qExact, false, false, p) || matched
 	}
 	if !u.Unspaced {
 		// The stem's phrases hold every phrase of the word itself (each
@@ -206,7 +206,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		// phrases, already added at a better quality.
 		if st, ok := seg.stems.find(stem); ok {
 			if lo, hi := seg.stems.list(st); hi-lo != nExact {
-				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, p) || matched
+				matched = ix.addList(s, si, &seg.stems, st, ui, qStem, false, false, p) || matched
 			}
 		}
 	}
@@ -214,6 +214,9 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		lo, hi := ranges.get(ix, si, u.Text)
 		if !hasExact {
 			exact = -1
+		}
+		if len(u.Text) < 2 && ix.Parts[si] == packfmt.RelatedPart {
+			lo = hi // only low phrases there (see addCompletions)
 		}
 		// The key offsets as a slice of their stored width: a short prefix
 		// walks thousands of keys (the slowest queries of a typing trace).
@@ -235,7 +238,7 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 			q = qBigram
 		}
 		if g, ok := seg.grams.find(u.Text); ok && q > 0 {
-			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, p) || matched
+			matched = ix.addList(s, si, &seg.grams, g, ui, q, false, false, p) || matched
 		}
 	}
 	return matched
@@ -243,7 +246,10 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 
 // addCompletions adds the terms lo..hi-1 of segment si (off: the offsets of
 // its term keys) but the exact one as prefix matches of a unit of n bytes;
-// with maxLen > 0, only terms of at most maxLen bytes.
+// with maxLen > 0, only terms of at most maxLen bytes. The completions of a
+// one-byte word ("palm d") do not reach related-word (low) phrases: a
+// letter says too little to call up associations, and those thousands of
+// phrases were the slowest searches of a typing trace.
 func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, off []T, lo, hi, exact int, ui int8, n, maxLen int, p Params) bool {
 	matched := false
 	terms := &ix.segs[si].terms
@@ -253,7 +259,7 @@ func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, of
 			continue
 		}
 		if t != exact {
-			matched = ix.addList(s, si, terms, t, ui, qPrefix+0.3*float32(n)/float32(tl), false, p) || matched
+			matched = ix.addList(s, si, terms, t, ui, qPrefix+0.3*float32(n)/float32(tl), false, n < 2, p) || matched
 		}
 	}
 	return matched
@@ -274,14 +280,15 @@ func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text stri
 			continue
 		}
 		if d := textnorm.BoundedEditDistance(text, term, maxD); d <= maxD {
-			matched = ix.addList(s, si, &seg.terms, t, ui, qExact-0.15*float32(d-1), true, p) || matched
+			matched = ix.addList(s, si, &seg.terms, t, ui, qExact-0.15*float32(d-1), true, false, p) || matched
 		}
 	}
 	return matched
 }
 
-// addList adds every phrase of key k of a table of segment si.
-func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo bool, p Params) bool {
+// addList adds every phrase of key k of a table of segment si; a typo match
+// or, with noLow, a completion of a one-byte word skips low phrases.
+func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo, noLow bool, p Params) bool {
 	lo, hi := t.list(k)
 	if typo {
 		q *= ix.Weights[packfmt.FieldTypo]
@@ -292,17 +299,18 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 	// posting cost most under js/wasm.
 	switch post := &t.post; {
 	case post.w16 != nil:
-		return addPostings(ix, s, si, post.w16[lo:hi], ui, q, typo)
+		return addPostings(ix, s, si, post.w16[lo:hi], ui, q, typo, noLow)
 	case post.w32 != nil:
-		return addPostings(ix, s, si, post.w32[lo:hi], ui, q, typo)
+		return addPostings(ix, s, si, post.w32[lo:hi], ui, q, typo, noLow)
 	default:
-		return addPostings(ix, s, si, post.w8[lo:hi], ui, q, typo)
+		return addPostings(ix, s, si, post.w8[lo:hi], ui, q, typo, noLow)
 	}
 }
 
 // addPostings adds the phrases of one posting list (local phrase numbers of
 // segment si) for unit ui at quality q.
-func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo bool) bool {
+func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo, noLow bool) bool {
+	skipLow := typo || noLow
 	base := ix.base[si]
 	w := s.segW[si]
 	bit := uint8(1) << ui
@@ -312,12 +320,12 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		pid := uint32(pv)
 		a := &s.phrases[base+pid]
 		if a.stamp != gen {
-			if typo && a.field == packfmt.FieldLow {
+			if skipLow && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}
 			a.stamp, a.sum, a.cur, a.unit, a.units, a.typo = gen, 0, 0, ui, bit, false
 			s.touchedP = append(s.touchedP, base+pid)
-		} else if typo && a.field == packfmt.FieldLow {
+		} else if skipLow && a.field == packfmt.FieldLow {
 			continue
 		} else if a.unit != ui {
 			s.flushUnit(ix, a, w) // the phrase's previous unit is done
