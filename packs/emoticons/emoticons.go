@@ -38,15 +38,16 @@ func Parse(name, text string) (map[string][]string, error) {
 			continue
 		}
 		where := fmt.Sprintf("%s:%d", name, i+1)
-		switch _, dup := out[strings.ReplaceAll(f[0], "\uFE0F", "")]; {
+		emoji := strings.ReplaceAll(f[0], "\uFE0F", "")
+		switch _, dup := out[emoji]; {
 		case len(f) < 2:
 			errs = append(errs, fmt.Errorf("%s: %s has no emoticons", where, f[0]))
 		case dup:
-			errs = append(errs, fmt.Errorf("%s: %s twice", where, f[0]))
+			errs = append(errs, fmt.Errorf("%s: %s twice", where, emoji))
 		case strings.Contains(line, "|"):
 			errs = append(errs, fmt.Errorf("%s: an emoticon with \"|\" cannot be stored", where))
 		default:
-			out[strings.ReplaceAll(f[0], "\uFE0F", "")] = f[1:]
+			out[emoji] = f[1:]
 		}
 	}
 	return out, errors.Join(errs...)
