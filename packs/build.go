@@ -343,7 +343,8 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 		c.Phrases = [packfmt.NumStoredFields][]string{}
 		var x packfmt.Row
 		x.ID, x.Group, x.Subgroup = b.ID, -1, -1
-		ann := in.CLDR[loc][stripFE0F(b.Emoji)]
+		key := stripFE0F(b.Emoji) // the CLDR, variant, place and emoticon key
+		ann := in.CLDR[loc][key]
 		e := eb[b.ID]
 		switch {
 		case e != nil && e.Label != "":
@@ -368,10 +369,10 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 			x.Phrases[packfmt.FieldShortcode] = append(x.Phrases[packfmt.FieldShortcode], sets[set][b.ID]...)
 		}
 		if loc == "en" {
-			x.Phrases[packfmt.FieldAlias] = append(emoticons(b.eb.Emoticon), in.Emoticons[stripFE0F(b.Emoji)]...)
+			x.Phrases[packfmt.FieldAlias] = append(emoticons(b.eb.Emoticon), in.Emoticons[key]...)
 		}
-		x.Phrases[packfmt.FieldKeyword] = append(x.Phrases[packfmt.FieldKeyword], in.Variants[loc][stripFE0F(b.Emoji)]...)
-		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][stripFE0F(b.Emoji)]...)
+		x.Phrases[packfmt.FieldKeyword] = append(x.Phrases[packfmt.FieldKeyword], in.Variants[loc][key]...)
+		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][key]...)
 		if s := subgroups[b.Subgroup]; s != "" {
 			x.Phrases[packfmt.FieldLow] = []string{s}
 		}

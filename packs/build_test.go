@@ -284,10 +284,12 @@ func TestReadCLDRVariant(t *testing.T) {
 	require.NoError(t, os.MkdirAll(p, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(p, "annotations.json"),
 		[]byte(`{"annotations":{"annotations":{"❤️":{"default":["love"],"tts":["red heart"]}}}}`), 0o644))
-	ann, err := readCLDR(dir, "en-GB")
+	ann, err := readCLDR(dir, "en-GB", false)
 	require.NoError(t, err)
 	assert.Equal(t, cldrAnn{Default: []string{"love"}, TTS: []string{"red heart"}}, ann["❤"])
-	_, err = readCLDR(dir, "en-AU")
+	_, err = readCLDR(dir, "en-GB", true)
+	require.ErrorContains(t, err, "annotationsDerived", "a pack locale needs its derived annotations")
+	_, err = readCLDR(dir, "en-AU", false)
 	require.Error(t, err, "a variant without annotations is an error")
 }
 

@@ -158,11 +158,11 @@ func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
 			}
 			in.Shortcodes[loc] = sets
 		}
-		ann, err := readCLDR(nodeModules, loc)
+		ann, err := readCLDR(nodeModules, loc, true)
 		errs = append(errs, err)
 		in.CLDR[loc] = ann
 		for _, v := range RegionalVariants[loc] {
-			vann, err := readCLDR(nodeModules, v)
+			vann, err := readCLDR(nodeModules, v, false)
 			errs = append(errs, err)
 			if in.Variants[loc] == nil {
 				in.Variants[loc] = map[string][]string{}
@@ -182,8 +182,9 @@ func LoadInputs(nodeModules string, locales []string) (*Inputs, error) {
 }
 
 // readCLDR reads one CLDR locale's annotations, full over derived, keyed by
-// emoji without FE0F.
-func readCLDR(nodeModules, loc string) (map[string]cldrAnn, error) {
+// emoji without FE0F. A pack locale must have derived annotations (its flags
+// and keycaps); a regional variant may derive nothing of its own (en-GB).
+func readCLDR(nodeModules, loc string, needDerived bool) (map[string]cldrAnn, error) {
 	var full struct {
 		Annotations struct {
 			Annotations map[string]cldrAnn `json:"annotations"`
@@ -195,8 +196,7 @@ func readCLDR(nodeModules, loc string) (map[string]cldrAnn, error) {
 		} `json:"annotationsDerived"`
 	}
 	errs := []error{readJSON(filepath.Join(nodeModules, "cldr-annotations-full", "annotations", loc, "annotations.json"), &full)}
-	// Some regional variants (en-GB) derive nothing of their own.
-	if d := filepath.Join(nodeModules, "cldr-annotations-derived-full", "annotationsDerived", loc, "annotations.json"); fileExists(d) {
+	if d := filepath.Join(nodeModules, "cldr-annotations-derived-full", "annotationsDerived", loc, "annotations.json"); needDerived || fileExists(d) {
 		errs = append(errs, readJSON(d, &derived))
 	}
 	ann := map[string]cldrAnn{}
