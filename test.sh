@@ -34,13 +34,31 @@ echo "== engine and service compiled to js/wasm, run under hostsim"
 GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim run" ./engine/... ./service/...
 
 echo "== fuzz (short budget)"
-go test -run '^$' -fuzz '^FuzzSearch$' -fuzztime "${FUZZTIME:-15s}" ./engine
-go test -run '^$' -fuzz '^FuzzNormalize$' -fuzztime "${FUZZTIME:-15s}" ./engine/internal/textnorm
+# fuzz TARGET PACKAGE. Go 1.26's fuzz coordinator can report "context
+# deadline exceeded" when -fuzztime ends with a worker mid-input, on a busy
+# machine, without any failing input (golang/go#75804, fixed in Go 1.27):
+# that bare failure is run once more; a real finding writes its input under
+# testdata/fuzz and fails at once.
+fuzz() {
+  local log
+  log=$(mktemp)
+  if go test -run '^$' -fuzz "^$1\$" -fuzztime "${FUZZTIME:-15s}" "$2" 2>&1 | tee "$log"; then rm -f "$log"; return 0; fi
+  if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
+    rm -f "$log"
+    echo "fuzz: $1: the Go 1.26 fuzztime deadline race (golang/go#75804), no failing input: once more"
+    go test -run '^$' -fuzz "^$1\$" -fuzztime "${FUZZTIME:-15s}" "$2"
+    return
+  fi
+  rm -f "$log"
+  return 1
+}
+fuzz FuzzSearch ./engine
+fuzz FuzzNormalize ./engine/internal/textnorm
 for f in FuzzSniff FuzzParseLabel FuzzUnmarshalLabel; do
-  go test -run '^$' -fuzz "^$f\$" -fuzztime "${FUZZTIME:-15s}" ./service/classify
+  fuzz "$f" ./service/classify
 done
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-15s}" ./hostsim/visionmodel
-go test -run '^$' -fuzz '^FuzzSuggest$' -fuzztime "${FUZZTIME:-15s}" ./engine/reactions
+fuzz FuzzDecode ./hostsim/visionmodel
+fuzz FuzzSuggest ./engine/reactions
 
 if [ -z "${SKIP_WORKERD:-}" ]; then
   echo "== e2e on workerd"
