@@ -155,6 +155,9 @@ func clean(s string, n int) string {
 			continue
 		}
 		if space && b.Len() > 0 {
+			if count+2 > n {
+				break // no room for the space and a character after it
+			}
 			b.WriteByte(' ')
 			count++
 		}
