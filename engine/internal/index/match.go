@@ -338,7 +338,7 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		if typo {
 			a.typo = true
 		}
-		a.cur = max(a.cur, q)
+		a.cur = maxf(a.cur, q)
 	}
 	return added
 }
@@ -355,7 +355,7 @@ func (s *scratch) flushUnit(ix *Index, a *phraseAcc, w float32) {
 	if e.stamp != s.gen {
 		*e = entryAcc{stamp: s.gen, phrase: -1}
 	}
-	e.units[a.unit] = max(e.units[a.unit], a.cur*w*ix.Weights[a.field])
+	e.units[a.unit] = maxf(e.units[a.unit], a.cur*w*ix.Weights[a.field])
 }
 
 // segWeight is the factor of a segment's phrases: English phrases count a

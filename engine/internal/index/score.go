@@ -38,7 +38,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		}
 		// The phrase holds every word of the query (stop words aside).
 		whole := int(cnt) == nunits || cw+s.stopCov >= s.covSum*0.999
-		pcov := min(1, float32(cnt)/float32(max(ntok, 1)))
+		pcov := minf(1, float32(cnt)/float32(max(ntok, 1)))
 		flag := a.flag && !s.unspaced
 		if flag && !s.flags && !whole {
 			continue // a flag never answers one word of a longer query ("in love")
