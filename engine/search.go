@@ -86,8 +86,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		if !slices.Contains(seen, ei) && len(out.Results) < opts.Limit {
 			seen = append(seen, ei)
 			ent := &e.ix.Entries[ei]
-			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
-				Label: e.label(ei, p.Loc), Match: ent.Emoji, Field: packfmt.Fields[packfmt.FieldName]})
+			out.Results = addResult(out.Results, ent, 1, e.label(ei, p.Loc), ent.Emoji, packfmt.Fields[packfmt.FieldName])
 			if keep != nil {
 				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
 			}
@@ -97,8 +96,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		if p.Mask&(1<<sym.Loc) != 0 && !slices.Contains(seen, sym.Entry) && len(out.Results) < opts.Limit {
 			seen = append(seen, sym.Entry)
 			ent := &e.ix.Entries[sym.Entry]
-			out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: 1, Source: "alias",
-				Label: e.label(sym.Entry, p.Loc), Match: index.SymbolKey(query), Field: packfmt.Fields[sym.Field]})
+			out.Results = addResult(out.Results, ent, 1, e.label(sym.Entry, p.Loc), index.SymbolKey(query), packfmt.Fields[sym.Field])
 			if keep != nil {
 				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: sym.Entry, field: sym.Field, kind: shortSymbol})
 			}
@@ -136,8 +134,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 			continue
 		}
 		ent := &e.ix.Entries[h.Entry]
-		out.Results = append(out.Results, Result{Emoji: ent.Emoji, ID: ent.ID, Score: float64(min(h.Score, 1)), Source: "alias",
-			Label: e.label(h.Entry, p.Loc), Match: e.ix.HitText(h), Field: packfmt.Fields[h.Field]})
+		out.Results = addResult(out.Results, ent, float64(min(h.Score, 1)), e.label(h.Entry, p.Loc), e.ix.HitText(h), packfmt.Fields[h.Field])
 		if keep != nil {
 			*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
 		}
@@ -146,6 +143,21 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		out.Confidence = out.Results[0].Score
 	}
 	return out
+}
+
+// addResult appends the result of an entry field by field: a Result
+// literal (seven fields) is built on the stack and copied in with a typed
+// memmove, which under js/wasm is a call, and a bulk write barrier
+// whenever the collector is marking; up to 24 times per search.
+func addResult(rs []Result, ent *index.Entry, score float64, label, match, field string) []Result {
+	if len(rs) < cap(rs) {
+		rs = rs[:len(rs)+1] // a zeroed slot of the slab (or of append's growth)
+	} else {
+		rs = append(rs, Result{})
+	}
+	r := &rs[len(rs)-1]
+	r.Emoji, r.ID, r.Score, r.Source, r.Label, r.Match, r.Field = ent.Emoji, ent.ID, score, "alias", label, match, field
+	return rs
 }
 
 // asciiText reports a text of ASCII characters only.
@@ -158,14 +170,7 @@ func asciiText(s string) bool {
 	return true
 }
 
-func (e *Engine) label(ei int32, loc int) string {
-	if loc >= 0 {
-		if l := e.ix.Label(loc, ei); l != "" {
-			return l
-		}
-	}
-	return e.ix.Label(0, ei)
-}
+func (e *Engine) label(ei int32, loc int) string { return e.ix.ShownLabel(loc, ei) }
 
 // emojiIn finds known emoji written in the query (first MaxQueryLength characters).
 func (e *Engine) emojiIn(query string) []int32 {

@@ -93,16 +93,16 @@ func (e *Engine) shortGet(k shortKey) (Output, bool) {
 	loc := e.maskOf(Language(k.locale)).loc
 	for _, h := range a.hits {
 		ent := &e.ix.Entries[h.entry]
-		r := Result{Emoji: ent.Emoji, ID: ent.ID, Score: h.score, Source: "alias", Label: e.label(h.entry, loc), Field: packfmt.Fields[h.field]}
+		var match string
 		switch h.kind {
 		case shortEmoji:
-			r.Match = ent.Emoji
+			match = ent.Emoji
 		case shortSymbol:
-			r.Match = index.SymbolKey(k.query)
+			match = index.SymbolKey(k.query)
 		default:
-			r.Match = e.ix.HitText(index.Hit{Phrase: h.phrase, Seg: h.seg})
+			match = e.ix.HitText(index.Hit{Phrase: h.phrase, Seg: h.seg})
 		}
-		out.Results = append(out.Results, r)
+		out.Results = addResult(out.Results, ent, h.score, e.label(h.entry, loc), match, packfmt.Fields[h.field])
 	}
 	return out, true
 }

@@ -48,6 +48,7 @@ type Index struct {
 	locSegs  [][]int    // segment index -> the segments of its locale, main first
 	english  uint64     // bit per English segment (segWeight compared locale strings per segment and search)
 	scratch  *sync.Pool // of *scratch, sized for this index (search.go)
+	shown    [][]string // main segment -> entry -> ShownLabel; nil for other segments
 	// wordSymbols: some emoticon key is letters, digits and spaces only.
 	// Without one, a query of such characters (most are) needs no lookup.
 	wordSymbols bool
@@ -126,6 +127,19 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.Entries[i].Flag = isCountryFlag(ix.Entries[i].ID)
 		ix.Entries[i].Directional = isDirectional(ix.Entries[i].ID)
 	}
+	ix.shown = make([][]string, len(ix.segs))
+	for si, seg := range ix.segs {
+		if ix.Parts[si] != "" {
+			continue
+		}
+		shown := make([]string, len(ix.Entries))
+		for ei := range shown {
+			if shown[ei] = seg.labels.at(ei); shown[ei] == "" {
+				shown[ei] = ix.segs[0].labels.at(ei)
+			}
+		}
+		ix.shown[si] = shown
+	}
 	return ix, nil
 }
 
@@ -134,6 +148,18 @@ func (ix *Index) Segments() []*Segment { return ix.segs }
 
 // Label is the display label of an entry in locale index loc ("" when none).
 func (ix *Index) Label(loc int, entry int32) string { return ix.segs[loc].labels.at(int(entry)) }
+
+// ShownLabel is the label a result shows: the entry's in the main segment
+// loc, else (none there, or loc -1) its English one. Worked out once per
+// index: every result of every search reads one, and reading it from the
+// label table (two offsets of a stored width, then the text) was a tenth
+// of a typical keystroke under js/wasm.
+func (ix *Index) ShownLabel(loc int, entry int32) string {
+	if loc < 0 || ix.shown[loc] == nil {
+		loc = 0
+	}
+	return ix.shown[loc][entry]
+}
 
 // Group is the label of an emojibase group in locale index loc.
 func (ix *Index) Group(loc, group int) string {
