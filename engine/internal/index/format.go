@@ -53,14 +53,32 @@ func (a ints) at(i int) uint32 {
 
 func (a ints) len() int { return a.n }
 
+// span returns values i and i+1 (an offset pair) with one width switch:
+// string tables read one per key compared in every binary search.
+func (a *ints) span(i int) (uint32, uint32) {
+	switch {
+	case a.w16 != nil:
+		w := a.w16[i : i+2]
+		return uint32(w[0]), uint32(w[1])
+	case a.w32 != nil:
+		w := a.w32[i : i+2]
+		return w[0], w[1]
+	}
+	w := a.w8[i : i+2]
+	return uint32(w[0]), uint32(w[1])
+}
+
 // strtab is a string table: string i is blob[off[i]:off[i+1]].
 type strtab struct {
 	off  ints
 	blob string
 }
 
-func (t strtab) at(i int) string { return t.blob[t.off.at(i):t.off.at(i+1)] }
-func (t strtab) len() int        { return max(t.off.len()-1, 0) }
+func (t *strtab) at(i int) string {
+	lo, hi := t.off.span(i)
+	return t.blob[lo:hi]
+}
+func (t *strtab) len() int { return max(t.off.len()-1, 0) }
 
 // table maps sorted keys to posting lists, with an open-addressing hash of
 // the keys for exact lookups.
