@@ -18,37 +18,44 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		high := bits.Len(uint(m)) - 1
 		s.covOf[m] = s.covOf[m&^(1<<high)] + s.cov[high]
 	}
+	// The loop's invariants in locals: the stores through e below may alias
+	// the scratch as far as the compiler knows, so fields read in the loop
+	// were loaded again for every phrase (each load bounds-checked under
+	// js/wasm, where this loop is a fifth of a typical keystroke).
+	gen, covSum, stopCov, flags, unspaced := s.gen, s.covSum, s.stopCov, s.flags, s.unspaced
+	minCov, relaxed, multi := p.MinCoverage, p.Relaxed, nunits > 1
+	weights, segW, covOf, phrases, entries := &ix.Weights, &s.segW, &s.covOf, s.phrases, s.entries
 	for _, pid := range s.touchedP {
-		a := &s.phrases[pid]
-		field, ntok, entry := a.field, a.ntok, a.entry
-		cnt, cw := uint8(bits.OnesCount8(a.units)), s.covOf[a.units]
-		s.flushUnit(ix, a, s.segW[a.seg])
-		e := &s.entries[entry]
-		if e.listed != s.gen {
-			e.listed = s.gen
+		a := &phrases[pid]
+		field, ntok, entry, sw := a.field, a.ntok, a.entry, segW[a.seg]
+		cnt, cw := uint8(bits.OnesCount8(a.units)), covOf[a.units]
+		s.flushUnit(ix, a, sw)
+		e := &entries[entry]
+		if e.listed != gen {
+			e.listed = gen
 			s.touchedE = append(s.touchedE, entry)
 		}
 		if e.phrase < 0 {
 			e.phrase = int32(pid) // the first phrase; see the pass below the loop
 			e.field = field
 		}
-		qcov := cw / s.covSum
-		if nunits > 1 && qcov < p.MinCoverage && !p.Relaxed {
+		qcov := cw / covSum
+		if multi && qcov < minCov && !relaxed {
 			continue
 		}
 		// The phrase holds every word of the query (stop words aside).
-		whole := int(cnt) == nunits || cw+s.stopCov >= s.covSum*0.999
+		whole := int(cnt) == nunits || cw+stopCov >= covSum*0.999
 		pcov := minf(1, float32(cnt)/float32(max(ntok, 1)))
-		flag := a.flag && !s.unspaced
-		if flag && !s.flags && !whole {
+		flag := a.flag && !unspaced
+		if flag && !flags && !whole {
 			continue // a flag never answers one word of a longer query ("in love")
 		}
-		w := ix.Weights[field]
-		if nunits > 1 && field == packfmt.FieldShortcode && ntok == 1 && ix.shortPhrase(int(a.seg), pid) {
+		w := weights[field]
+		if multi && field == packfmt.FieldShortcode && ntok == 1 && ix.shortPhrase(int(a.seg), pid) {
 			w *= shortCodeFactor // "in", "ok", "up": a code, not a word of the sentence
 		}
-		v := w * s.segW[a.seg] * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
-		if nunits > 1 && int(cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
+		v := w * sw * (a.sum + a.cur) / nu * (0.6 + 0.4*pcov)
+		if multi && int(cnt) == nunits && int(ntok) == nunits && !a.typo && field != packfmt.FieldLow && a.sum+a.cur >= nu*0.999 {
 			// The query is this phrase, word for word: it outranks every
 			// match of parts of the query over several phrases (at most 0.9).
 			v *= exactBoost
