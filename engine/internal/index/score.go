@@ -39,17 +39,16 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			e.phrase = int32(pid) // the first phrase; see the pass below the loop
 			e.field = field
 		}
-		qcov := cw / covSum
-		if multi && qcov < minCov && !relaxed {
+		if multi && cw/covSum < minCov && !relaxed {
 			continue
 		}
-		// The phrase holds every word of the query (stop words aside).
-		whole := int(cnt) == nunits || cw+stopCov >= covSum*0.999
-		pcov := minf(1, float32(cnt)/float32(max(ntok, 1)))
 		flag := a.flag && !unspaced
-		if flag && !flags && !whole {
-			continue // a flag never answers one word of a longer query ("in love")
+		// A flag never answers one word of a longer query ("in love"): the
+		// phrase must hold every word of the query (stop words aside).
+		if flag && !flags && int(cnt) != nunits && cw+stopCov < covSum*0.999 {
+			continue
 		}
+		pcov := minf(1, float32(cnt)/float32(max(ntok, 1)))
 		w := weights[field]
 		if multi && field == packfmt.FieldShortcode && ntok == 1 && ix.shortPhrase(int(a.seg), pid) {
 			w *= shortCodeFactor // "in", "ok", "up": a code, not a word of the sentence
