@@ -75,7 +75,8 @@ type scratch struct {
 	// while typing, the next keystroke's ranges lie within them.
 	prevText              string
 	prevRanges            prefixRanges
-	prevCounted, prevMany uint64 // by main segment: completions counted, more than prefixFanout
+	prevCounted, prevMany uint64   // by main segment: completions counted, more than prefixFanout
+	dfPrev, dfCur         []dfMemo // unitDF's counts of the previous multi-unit search and this one
 }
 
 type famSlot struct {

@@ -216,16 +216,9 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 	}
 	var idf [MaxUnits]float64
 	sum, known := 0.0, 0
+	s.dfPrev, s.dfCur = s.dfCur, s.dfPrev[:0]
 	for ui, u := range units {
-		df := ix.strongDF(p.Mask, u.Text, func(seg *Segment) *table { return &seg.terms })
-		switch {
-		case df > 0:
-		case u.Unspaced:
-			df = ix.strongDF(p.Mask, u.Text, func(seg *Segment) *table { return &seg.grams })
-		default:
-			df = ix.strongDF(p.Mask, textnorm.Stem(u.Text), func(seg *Segment) *table { return &seg.stems })
-		}
-		if df > 0 {
+		if df := ix.unitDF(s, p.Mask, u); df > 0 {
 			idf[ui] = math.Sqrt(math.Log(1 + float64(n)/float64(df)))
 			sum += idf[ui]
 			known++
@@ -266,6 +259,37 @@ func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
 			s.stopCov += s.cov[ui]
 		}
 	}
+}
+
+// dfMemo is the count unitDF found for a unit's text in a mask.
+type dfMemo struct {
+	text     string
+	unspaced bool
+	mask     uint64
+	df       int
+}
+
+// unitDF is the strongDF of a unit's word, else of its n-gram (unspaced)
+// or its stem. While typing, the words before the last are those of the
+// previous keystroke: their counts are taken from its search (s.dfPrev)
+// rather than counted again over a common word's long lists.
+func (ix *Index) unitDF(s *scratch, mask uint64, u Unit) int {
+	for _, m := range s.dfPrev {
+		if m.text == u.Text && m.unspaced == u.Unspaced && m.mask == mask {
+			s.dfCur = append(s.dfCur, m)
+			return m.df
+		}
+	}
+	df := ix.strongDF(mask, u.Text, func(seg *Segment) *table { return &seg.terms })
+	switch {
+	case df > 0:
+	case u.Unspaced:
+		df = ix.strongDF(mask, u.Text, func(seg *Segment) *table { return &seg.grams })
+	default:
+		df = ix.strongDF(mask, textnorm.Stem(u.Text), func(seg *Segment) *table { return &seg.stems })
+	}
+	s.dfCur = append(s.dfCur, dfMemo{text: u.Text, unspaced: u.Unspaced, mask: mask, df: df})
+	return df
 }
 
 // strongDF counts the phrases listed under key in the table pick chooses,
