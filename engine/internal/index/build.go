@@ -152,8 +152,9 @@ func (ix *Index) Label(loc int, entry int32) string { return ix.segs[loc].labels
 // ShownLabel is the label a result shows: the entry's in the main segment
 // loc, else (none there, or loc -1) its English one. Worked out once per
 // index: every result of every search reads one, and reading it from the
-// label table (two offsets of a stored width, then the text) was a tenth
-// of a typical keystroke under js/wasm.
+// label table (two offsets of a stored width, then the text) was, with
+// the phrase text (HitText), about a tenth of a typical keystroke under
+// js/wasm.
 func (ix *Index) ShownLabel(loc int, entry int32) string {
 	if loc < 0 || ix.shown[loc] == nil {
 		loc = 0
