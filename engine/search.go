@@ -86,7 +86,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		if !slices.Contains(seen, ei) && len(out.Results) < opts.Limit {
 			seen = append(seen, ei)
 			ent := &e.ix.Entries[ei]
-			out.Results = addResult(out.Results, ent, 1, e.label(ei, p.Loc), ent.Emoji, packfmt.Fields[packfmt.FieldName])
+			out.Results = addResult(out.Results, ent, 1, e.ix.ShownLabel(p.Loc, ei), ent.Emoji, packfmt.Fields[packfmt.FieldName])
 			if keep != nil {
 				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: ei, field: packfmt.FieldName, kind: shortEmoji})
 			}
@@ -96,7 +96,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 		if p.Mask&(1<<sym.Loc) != 0 && !slices.Contains(seen, sym.Entry) && len(out.Results) < opts.Limit {
 			seen = append(seen, sym.Entry)
 			ent := &e.ix.Entries[sym.Entry]
-			out.Results = addResult(out.Results, ent, 1, e.label(sym.Entry, p.Loc), index.SymbolKey(query), packfmt.Fields[sym.Field])
+			out.Results = addResult(out.Results, ent, 1, e.ix.ShownLabel(p.Loc, sym.Entry), index.SymbolKey(query), packfmt.Fields[sym.Field])
 			if keep != nil {
 				*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: sym.Entry, field: sym.Field, kind: shortSymbol})
 			}
@@ -134,7 +134,7 @@ func (e *Engine) search(query string, opts Options, keep *[]shortHit) Output {
 			continue
 		}
 		ent := &e.ix.Entries[h.Entry]
-		out.Results = addResult(out.Results, ent, float64(min(h.Score, 1)), e.label(h.Entry, p.Loc), e.ix.HitText(h), packfmt.Fields[h.Field])
+		out.Results = addResult(out.Results, ent, float64(min(h.Score, 1)), e.ix.ShownLabel(p.Loc, h.Entry), e.ix.HitText(h), packfmt.Fields[h.Field])
 		if keep != nil {
 			*keep = append(*keep, shortHit{score: out.Results[len(out.Results)-1].Score, entry: h.Entry, phrase: h.Phrase, field: h.Field, seg: h.Seg, kind: shortPhrase})
 		}
@@ -169,8 +169,6 @@ func asciiText(s string) bool {
 	}
 	return true
 }
-
-func (e *Engine) label(ei int32, loc int) string { return e.ix.ShownLabel(loc, ei) }
 
 // emojiIn finds known emoji written in the query (first MaxQueryLength characters).
 func (e *Engine) emojiIn(query string) []int32 {

@@ -102,7 +102,7 @@ func (e *Engine) shortGet(k shortKey) (Output, bool) {
 		default:
 			match = e.ix.HitText(index.Hit{Phrase: h.phrase, Seg: h.seg})
 		}
-		out.Results = addResult(out.Results, ent, h.score, e.label(h.entry, loc), match, packfmt.Fields[h.field])
+		out.Results = addResult(out.Results, ent, h.score, e.ix.ShownLabel(loc, h.entry), match, packfmt.Fields[h.field])
 	}
 	return out, true
 }
