@@ -40,13 +40,13 @@ echo "== fuzz (short budget)"
 # that bare failure is run once more; a real finding writes its input under
 # testdata/fuzz and fails at once.
 fuzz() {
-  local log
+  local log cmd=(go test -run '^$' -fuzz "^$1\$" -fuzztime "${FUZZTIME:-15s}" "$2")
   log=$(mktemp)
-  if go test -run '^$' -fuzz "^$1\$" -fuzztime "${FUZZTIME:-15s}" "$2" 2>&1 | tee "$log"; then rm -f "$log"; return 0; fi
+  if "${cmd[@]}" 2>&1 | tee "$log"; then rm -f "$log"; return 0; fi
   if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
     rm -f "$log"
     echo "fuzz: $1: the Go 1.26 fuzztime deadline race (golang/go#75804), no failing input: once more"
-    go test -run '^$' -fuzz "^$1\$" -fuzztime "${FUZZTIME:-15s}" "$2"
+    "${cmd[@]}"
     return
   fi
   rm -f "$log"
