@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/emojisearch/emojisearch/service/meaning"
+	"github.com/emojisearch/emojisearch/service/modelguard"
 )
 
 // VisionModel is the Workers AI vision model (FACTS.md lists three). Llama
@@ -95,6 +97,29 @@ type Vision interface {
 
 // ErrVision wraps every failure of the vision backend (degraded answer).
 var ErrVision = errors.New("classify: vision backend failed")
+
+// VisionDeadline is the vision model's deadline: Workers AI's vision
+// models take seconds for a 384 px picture (the local model of hostsim
+// answers in milliseconds; BENCHMARKS.md, issue 31), well inside a
+// request's minute, and the breaker keeps a hung model to one such wait
+// per cool-down.
+const VisionDeadline = 8 * time.Second
+
+// GuardedVision describes through a breaker (service/modelguard): every
+// call has a deadline, and none is made while the breaker is open. Every
+// failure is an ErrVision error: the route answers as for a vision model
+// that is unavailable.
+type GuardedVision struct {
+	Vision  Vision
+	Breaker *modelguard.Breaker
+}
+
+// Describe calls the model through the breaker.
+func (g GuardedVision) Describe(ctx context.Context, image []byte) (string, error) {
+	return modelguard.Guard(ctx, g.Breaker, ErrVision, func(ctx context.Context) (string, error) {
+		return g.Vision.Describe(ctx, image)
+	})
+}
 
 // ImageRunner is the AI binding's run with an image: inputs plus an
 // `image` array of the bytes (worker/internal/cf/ai builds that array in

@@ -10,6 +10,8 @@ import (
 	"math"
 	"net/http"
 	"strings"
+
+	"github.com/emojisearch/emojisearch/service/modelguard"
 )
 
 // Embedder turns texts into vectors, one row per text.
@@ -147,6 +149,22 @@ func (o output) rows(n int) ([][]float32, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// Guarded embeds through a breaker (service/modelguard): every call has a
+// deadline, and none is made while the breaker is open. Every failure,
+// the deadline's and the open breaker's included, is an ErrBackend error,
+// so the routes degrade as for any backend failure.
+type Guarded struct {
+	Embedder Embedder
+	Breaker  *modelguard.Breaker
+}
+
+// Embed calls the embedder through the breaker.
+func (g Guarded) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return modelguard.Guard(ctx, g.Breaker, ErrBackend, func(ctx context.Context) ([][]float32, error) {
+		return g.Embedder.Embed(ctx, texts)
+	})
 }
 
 // Local embeds in process with a model of engine/embed (the native service

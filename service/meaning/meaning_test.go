@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,6 +19,7 @@ import (
 	"github.com/emojisearch/emojisearch/engine/fusion"
 	"github.com/emojisearch/emojisearch/hostsim/aimodel"
 	"github.com/emojisearch/emojisearch/packs/dist"
+	"github.com/emojisearch/emojisearch/service/modelguard"
 	"github.com/emojisearch/emojisearch/service/search"
 )
 
@@ -256,4 +258,42 @@ func TestFuserMatchesSpecFuse(t *testing.T) {
 	assert.Equal(t, "😂", items[0].Emoji, "an exact alias hit is pinned")
 	assert.Equal(t, "😴", items[1].Emoji)
 	assert.Equal(t, "semantic", items[1].Source)
+}
+
+// A REST backend that accepts the request and never answers costs one
+// deadline; while the breaker is open the backend is not called at all,
+// and every failure is ErrBackend (a degraded answer).
+func TestGuardedHungBackend(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	b, err := modelguard.New(modelguard.NewConfig("embedding").WithDeadline(50 * time.Millisecond))
+	require.NoError(t, err)
+	m, err := Lookup("glove-cldr@100")
+	require.NoError(t, err)
+	emb := Guarded{Embedder: REST{BaseURL: srv.URL + "/ai/run/", Token: "t", Model: m.WorkersAI, Client: srv.Client()}, Breaker: b}
+	tier := newTier(t, emb, &files{})
+
+	start := time.Now()
+	_, err = tier.Search(context.Background(), "so tired", "en", 10)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	require.ErrorIs(t, err, ErrBackend)
+	require.ErrorIs(t, err, modelguard.ErrDeadline)
+
+	start = time.Now()
+	for range 5 {
+		_, err = tier.Search(context.Background(), "so tired", "en", 10)
+		require.ErrorIs(t, err, ErrBackend)
+		require.ErrorIs(t, err, modelguard.ErrOpen)
+	}
+	assert.Less(t, time.Since(start), 50*time.Millisecond, "an open breaker answers at once")
+	assert.EqualValues(t, 1, calls.Load(), "one call reached the hung backend")
 }
