@@ -33,7 +33,7 @@ func (c *cultureDir) LoadCulture(_ context.Context, locale string) ([]byte, bool
 
 func cultureService(t *testing.T, day string, loader *cultureDir) *Service {
 	t.Helper()
-	s, _ := newService(t, nil, false)
+	s, _ := newService(t, meaning{}, false)
 	now, err := time.Parse("2006-01-02 15:04", day)
 	require.NoError(t, err)
 	s.cfg.Now = func() time.Time { return now }

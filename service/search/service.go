@@ -274,6 +274,11 @@ func (s *Service) search(ctx context.Context, p Params, over bool) (answer, timi
 		complete, useAlias = false, p.Mode == Hybrid
 	}
 	var hits []Hit
+	if s.cfg.Meaning == nil && !over {
+		// No embedding backend bound: an alias-only answer, degraded and
+		// never cached, so it cannot outlive the model's absence (issue 31).
+		a.Degraded = true
+	}
 	if s.cfg.Meaning != nil && !over {
 		var sem MeaningResult
 		sem, err = s.cfg.Meaning.Search(ctx, text, p.Locale, p.Limit*2)

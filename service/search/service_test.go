@@ -99,16 +99,17 @@ func get(t *testing.T, s *Service, query string) (*httptest.ResponseRecorder, Re
 	return rec, res
 }
 
-func TestAliasAnswerAndSharedCache(t *testing.T) {
-	s, cache := newService(t, nil, false)
+func TestAnswerAndSharedCache(t *testing.T) {
+	s, cache := newService(t, meaning{}, false)
 	rec, res := get(t, s, "q=joy")
 	require.Equal(t, 200, rec.Code)
 	require.NotEmpty(t, res.Results)
 	assert.Equal(t, "😂", res.Results[0].Emoji)
 	assert.Equal(t, "alias", res.Results[0].Source)
 	assert.Equal(t, "public, max-age=3600, s-maxage=86400", rec.Header().Get("Cache-Control"))
-	assert.Regexp(t, `^total;dur=[0-9.]+$`, rec.Header().Get("Server-Timing"), "no embed timing without a meaning tier")
+	assert.Regexp(t, `^embed;dur=[0-9.]+, total;dur=[0-9.]+$`, rec.Header().Get("Server-Timing"))
 	assert.False(t, res.Cached)
+	assert.False(t, res.Degraded)
 	require.NotNil(t, res.AliasLocale)
 	assert.Equal(t, "en", *res.AliasLocale)
 	assert.Nil(t, res.Culture)
@@ -117,12 +118,38 @@ func TestAliasAnswerAndSharedCache(t *testing.T) {
 	rec, again := get(t, s, "q=joy")
 	assert.True(t, again.Cached)
 	assert.Equal(t, res.Results, again.Results)
-	assert.Regexp(t, `^total;dur=`, rec.Header().Get("Server-Timing"))
+	assert.Regexp(t, `^total;dur=[0-9.]+$`, rec.Header().Get("Server-Timing"), "no embed timing on a cache hit")
 
 	_, other := get(t, s, "q=joy&limit=5")
 	assert.False(t, other.Cached, "limit is part of the cache key")
 	_, culture := get(t, s, "q=joy&culture=1&region=US")
 	assert.True(t, culture.Cached, "culture and region do not split the cache")
+}
+
+// With no embedding backend bound, an answer is alias-only: degraded,
+// no-store and never put in the shared cache, so it cannot be served as a
+// full answer once the model is back (issue 31). A full answer another
+// instance cached is still served.
+func TestNoMeaningTierAnswersDegraded(t *testing.T) {
+	s, cache := newService(t, nil, false)
+	for _, mode := range []string{"hybrid", "semantic"} {
+		rec, res := get(t, s, "q=joy&mode="+mode)
+		require.Equal(t, 200, rec.Code)
+		assert.True(t, res.Degraded, mode)
+		assert.Equal(t, "no-store", rec.Header().Get("Cache-Control"), mode)
+		assert.Regexp(t, `^total;dur=[0-9.]+$`, rec.Header().Get("Server-Timing"), "no embed timing without a meaning tier")
+		require.NotEmpty(t, res.Results, mode)
+		assert.Equal(t, "😂", res.Results[0].Emoji, mode)
+	}
+	assert.Empty(t, cache.m, "nothing model-less enters the shared cache")
+
+	full, fullCache := newService(t, meaning{}, false)
+	_, want := get(t, full, "q=joy")
+	cache.m = fullCache.m
+	_, res := get(t, s, "q=joy")
+	assert.True(t, res.Cached)
+	assert.False(t, res.Degraded)
+	assert.Equal(t, want.Results, res.Results)
 }
 
 func TestCacheControlTable(t *testing.T) {

@@ -20,6 +20,8 @@ import (
 
 	"github.com/emojisearch/emojisearch/packs/dist"
 	"github.com/emojisearch/emojisearch/service/httpx"
+	"github.com/emojisearch/emojisearch/service/internal/meaningtest"
+	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/search"
 	"github.com/emojisearch/emojisearch/service/store"
 	"github.com/emojisearch/emojisearch/service/store/sqlitedb"
@@ -79,13 +81,16 @@ func (b *dirBucket) Delete(_ context.Context, keys ...string) error {
 	return nil
 }
 
-// aliasSearch is the real search service over the built-in packs (alias
-// tier only: no embedding backend in unit tests).
+// aliasSearch is the real search service over the built-in packs and the
+// local embedding model: an answer without a model is degraded and never
+// published, so a shard build needs one.
 func aliasSearch(t *testing.T) *search.Service {
 	t.Helper()
 	packs, err := search.NewPacks(nil, distFiles{})
 	require.NoError(t, err)
-	return search.New(search.Config{PackVersion: dist.Version, Model: "glove-cldr@100", DataHash: "h", Packs: packs})
+	m := meaningtest.New(t, nil)
+	return search.New(search.Config{PackVersion: dist.Version, Model: "glove-cldr@100", DataHash: "h", Packs: packs,
+		Meaning: m.Tier, Fuse: meaning.Fuser(m.Model.Calibration)})
 }
 
 // distFiles reads pack files of the committed build.
