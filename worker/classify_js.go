@@ -33,6 +33,9 @@ func newClassify(model, url, token string, packs *search.Packs, tier *meaning.Ti
 	case !errors.Is(err, jsutil.ErrUnbound):
 		fmt.Println("worker: vision model unavailable:", err)
 	}
+	if cfg.Vision != nil {
+		cfg.Vision = classify.GuardedVision{Vision: cfg.Vision, Breaker: newBreaker("vision", classify.VisionDeadline)}
+	}
 	if tier != nil {
 		cfg.Meaning = reactions.TierMeaning(tier)
 		if m, err := meaning.Lookup(model); err == nil {

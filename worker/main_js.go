@@ -18,7 +18,9 @@ import (
 	"github.com/emojisearch/emojisearch/service/api"
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/httpx"
+	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/modelguard"
 	"github.com/emojisearch/emojisearch/service/webhooks"
 	"github.com/emojisearch/emojisearch/service/writebehind"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
@@ -41,6 +43,11 @@ func main() {
 		fmt.Println("worker: meaning tier unavailable:", err)
 	}
 	cfg.Semantic = embedder != nil
+	if embedder != nil {
+		breaker := newBreaker("embedding", modelguard.DefaultDeadline)
+		cfg.SemanticCheck = semanticCheck(breaker, embedder)
+		embedder = meaning.Guarded{Embedder: embedder, Breaker: breaker}
+	}
 	var meter *metering.Meter
 	var custom *customemoji.Index
 	writer := newWriteBehind()

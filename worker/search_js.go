@@ -13,6 +13,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/customemoji"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/modelguard"
 	"github.com/emojisearch/emojisearch/service/search"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/ai"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/cache"
@@ -96,6 +97,30 @@ func newEmbedder(model, url, token string) (meaning.Embedder, error) {
 		return nil, err
 	}
 	return meaning.Binding{AI: client, Model: m.WorkersAI}, nil
+}
+
+// newBreaker guards one model's calls with a deadline and a circuit
+// breaker (service/modelguard), timed by JS timers armed in the calling
+// request (PROTOCOL.md rule 1). One per model and instance.
+func newBreaker(name string, deadline time.Duration) *modelguard.Breaker {
+	b, err := modelguard.New(modelguard.NewConfig(name).WithDeadline(deadline).WithTimer(jsutil.After))
+	if err != nil {
+		panic(err) // the defaults are valid: a programming error
+	}
+	return b
+}
+
+// semanticCheck is /v1/health's view of the meaning tier: the breaker's
+// state and the last call's outcome, or a one-word embedding when no call
+// ended recently (so a model that is bound but does not answer, as with
+// `hostsim serve --ai-model none`, reads false).
+func semanticCheck(b *modelguard.Breaker, e meaning.Embedder) func(context.Context) bool {
+	return func(ctx context.Context) bool {
+		return b.Check(ctx, func(ctx context.Context) error {
+			_, err := e.Embed(ctx, []string{"health"})
+			return err
+		})
+	}
 }
 
 // assetCultures reads culture files from the ASSETS binding; 404 means the

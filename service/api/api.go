@@ -4,6 +4,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/emojisearch/emojisearch/service/httpx"
@@ -18,6 +19,10 @@ type Config struct {
 	Model string
 	// Semantic reports that an embedding backend is bound.
 	Semantic bool
+	// SemanticCheck, when set, tells /v1/health whether the bound backend
+	// answers now (the breaker's state, or a probe): a bound model that is
+	// down or missing reads `semantic: false` (issue 31).
+	SemanticCheck func(ctx context.Context) bool
 	// Search answers GET /v1/search (service/search); nil leaves the route
 	// out.
 	Search http.Handler
@@ -82,12 +87,16 @@ func (s *Service) Routes() []string { return s.router.Patterns() }
 
 // health answers GET /v1/health (spec 1, Health response). It is never
 // cached so monitors see the instance as it is.
-func (s *Service) health(w http.ResponseWriter, _ *http.Request) {
+func (s *Service) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	semantic := s.cfg.Semantic
+	if semantic && s.cfg.SemanticCheck != nil {
+		semantic = s.cfg.SemanticCheck(r.Context())
+	}
 	httpx.JSON(w, http.StatusOK, struct {
 		OK          bool   `json:"ok"`
 		PackVersion string `json:"packVersion"`
 		Model       string `json:"model"`
 		Semantic    bool   `json:"semantic"`
-	}{true, s.cfg.PackVersion, s.cfg.Model, s.cfg.Semantic})
+	}{true, s.cfg.PackVersion, s.cfg.Model, semantic})
 }

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
@@ -64,4 +65,33 @@ func TestHealthBody(t *testing.T) {
 	rec := serve(t, "GET", "http://localhost/v1/health")
 	require.JSONEq(t, `{"ok":true,"packVersion":"2026.11.0","model":"glove-cldr@100","semantic":false}`, rec.Body.String())
 	assert.False(t, strings.Contains(rec.Body.String(), "\n"))
+}
+
+// /v1/health's `semantic` is the meaning tier's truth: false with no
+// backend bound, and false when the bound backend does not answer now.
+func TestHealthSemantic(t *testing.T) {
+	answers := func(ok bool) func(context.Context) bool { return func(context.Context) bool { return ok } }
+	cases := []struct {
+		name  string
+		bound bool
+		check func(context.Context) bool
+		want  bool
+	}{
+		{"none bound", false, nil, false},
+		{"none bound, check not asked", false, answers(true), false},
+		{"bound, no check", true, nil, true},
+		{"bound and answering", true, answers(true), true},
+		{"bound and down", true, answers(false), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := api.New(api.Config{PackVersion: "2026.11.0", Model: "glove-cldr@100", Semantic: c.bound, SemanticCheck: c.check})
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/v1/health", nil))
+			require.Equal(t, 200, rec.Code)
+			var body map[string]any
+			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body))
+			assert.Equal(t, c.want, body["semantic"])
+		})
+	}
 }
