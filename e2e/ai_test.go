@@ -3,12 +3,14 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"image/color"
 	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim/aimodel"
 	"github.com/emojisearch/emojisearch/service/classify"
@@ -24,8 +26,11 @@ const embedToken = "e2e-embed-token"
 type backend struct {
 	model *aimodel.Model
 	down  atomic.Bool
-	srv   *http.Server
-	url   string // EMBED_URL: ends with /ai/run/
+	// hung, when set, is closed to release the calls that hang: the
+	// backend accepts every call and answers none until then.
+	hung atomic.Pointer[chan struct{}]
+	srv  *http.Server
+	url  string // EMBED_URL: ends with /ai/run/
 }
 
 var ai *backend
@@ -42,6 +47,9 @@ func startBackend(root string) (*backend, error) {
 		return nil, err
 	}
 	b.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if b.hang(r.Context()) {
+			return
+		}
 		if b.down.Load() {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -62,6 +70,9 @@ func startBackend(root string) (*backend, error) {
 
 // Run is hostsim's AI binding.
 func (b *backend) Run(ctx context.Context, model string, inputs any) (any, error) {
+	if b.hang(ctx) {
+		return nil, &aimodel.Error{Code: 3040, Message: "released after a hang"}
+	}
 	if b.down.Load() {
 		return nil, &aimodel.Error{Code: 3040, Message: "Capacity temporarily exceeded"}
 	}
@@ -73,9 +84,54 @@ func (b *backend) Run(ctx context.Context, model string, inputs any) (any, error
 
 func (b *backend) close() { _ = b.srv.Close() }
 
+// hang holds a call while the backend is hung, until it is released or
+// ctx ends; it reports whether the call was held.
+func (b *backend) hang(ctx context.Context) bool {
+	ch := b.hung.Load()
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-*ch:
+	case <-ctx.Done():
+	}
+	return true
+}
+
 // aiDown makes the embedding backend fail until the test ends.
 func aiDown(t *testing.T) {
 	t.Helper()
 	ai.down.Store(true)
-	t.Cleanup(func() { ai.down.Store(false) })
+	t.Cleanup(func() {
+		ai.down.Store(false)
+		aiRecovered(t)
+	})
+}
+
+// aiHang makes the backend accept every call and answer none until the
+// test ends (a Workers AI that hangs).
+func aiHang(t *testing.T) {
+	t.Helper()
+	ch := make(chan struct{})
+	ai.hung.Store(&ch)
+	t.Cleanup(func() {
+		ai.hung.Store(nil)
+		close(ch)
+		aiRecovered(t)
+	})
+}
+
+// aiRecovered waits until searches and image classifications use the
+// models again: each model's breaker (service/modelguard) lets a probe
+// through after its cool-down, so tests after a fault see them as they are.
+func aiRecovered(t *testing.T) {
+	t.Helper()
+	eventually(t, 20*time.Second, func() bool {
+		r := get(t, "/v1/search?q="+fresh("recovered"))
+		return r.Status == 200 && r.JSON(t)["degraded"] == false
+	}, "the meaning tier never came back after the fault")
+	eventually(t, 20*time.Second, func() bool {
+		r := classifyImage(t, "", "image/jpeg", squareJPEG(t, color.White))
+		return r.Status == 200 && r.JSON(t)["caption"] != ""
+	}, "the vision model never came back after the fault")
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"net"
 	"strings"
 	"testing"
@@ -77,4 +78,57 @@ func TestNeverEndingBody(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		assert.Equal(t, 200, get(t, "/v1/health").Status)
 	}
+}
+
+// An embedding backend that accepts the call and never answers (a hung
+// Workers AI): the first search answers 200 degraded within the deadline
+// (bar: under 2 s, no 500), the breaker then answers the next ones at once
+// without a call, and /v1/health reads semantic false (issue 31).
+func TestHungEmbeddingBackend(t *testing.T) {
+	// A warm instance: the first search of a cold one also loads the
+	// packs and vector files, which is not the backend's time.
+	require.Equal(t, false, get(t, "/v1/search?q="+fresh("warm up")).JSON(t)["degraded"])
+	aiHang(t)
+	start := time.Now()
+	r := get(t, "/v1/search?q="+fresh("sleepy cat"))
+	took := time.Since(start)
+	require.Equal(t, 200, r.Status, string(r.Body))
+	body := r.JSON(t)
+	assert.Equal(t, true, body["degraded"])
+	assert.Equal(t, "no-store", r.Header.Get("Cache-Control"))
+	assert.NotEmpty(t, results(t, body), "alias-only results")
+	assert.Less(t, took, 2*time.Second, "one deadline (1 s), not a hang")
+	t.Logf("%s: first search under a hung backend answered in %v", tgt.name, took)
+
+	start = time.Now()
+	for _, q := range []string{"happy dog", "thanks a lot", "so tired"} {
+		r := get(t, "/v1/search?mode=semantic&q="+fresh(q))
+		require.Equal(t, 200, r.Status, string(r.Body))
+		assert.Equal(t, true, r.JSON(t)["degraded"], q)
+	}
+	re := postReactions(t, "", map[string]any{"text": "thank you so much"})
+	require.Equal(t, 200, re.Status, string(re.Body))
+	assert.Equal(t, true, re.JSON(t)["degraded"])
+	assert.Equal(t, false, get(t, "/v1/health").JSON(t)["semantic"], "health tells the truth about the meaning tier")
+	took = time.Since(start)
+	assert.Less(t, took, 2*time.Second, "the open breaker costs no deadline")
+	t.Logf("%s: five calls with the breaker open took %v", tgt.name, took)
+}
+
+// A vision model that hangs: classify-image answers as for a vision model
+// that is unavailable, within the vision deadline (8 s), and the next
+// call does not wait again.
+func TestHungVisionModel(t *testing.T) {
+	aiHang(t)
+	img := squareJPEG(t, color.RGBA{200, 20, 20, 255})
+	start := time.Now()
+	r := classifyImage(t, "", "image/jpeg", img)
+	took := time.Since(start)
+	assert.Less(t, r.Status, 500, string(r.Body))
+	assert.Less(t, took, 10*time.Second)
+	t.Logf("%s: classify under a hung vision model answered %d in %v", tgt.name, r.Status, took)
+	start = time.Now()
+	again := classifyImage(t, "", "image/jpeg", img)
+	assert.Equal(t, r.Status, again.Status)
+	assert.Less(t, time.Since(start), 2*time.Second, "the open breaker costs no deadline")
 }
