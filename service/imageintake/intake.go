@@ -10,8 +10,15 @@
 // detected content type, nosniff and a sandboxing CSP (service/customhost).
 //
 // It is small on purpose: no image decoders (they would grow the Worker by
-// hundreds of KB); the raster checks are the magic bytes plus the first
-// chunk header, which is all a browser uses to pick a decoder.
+// hundreds of KB). A raster image is recognised by its magic bytes and
+// first chunk header, which is all a browser uses to pick a decoder; then
+// raster.go reads its structure to the end (every PNG chunk and CRC, GIF
+// block and frame, WebP chunk) and refuses, before anything is stored,
+// an image over the pixel budget (MaxSide a side), an animation over the
+// frame budget, and a truncated or undecodable file (PNG image data is
+// inflated and GIF frames LZW-decoded up to the size their headers
+// promise, never further; WebP bitstreams are checked to their headers,
+// the Worker has no VP8 decoder).
 package imageintake
 
 import (
@@ -88,13 +95,14 @@ func Check(b []byte, declaredType string) (Image, error) {
 		return Image{}, refuse(ErrTooLarge, "the image has %d bytes, the limit is %d", len(b), MaxBytes)
 	}
 	img := Image{Bytes: len(b), Declared: declaredType}
+	var err error
 	switch {
 	case isPNG(b):
-		img.ContentType, img.Ext = "image/png", "png"
+		img.ContentType, img.Ext, err = "image/png", "png", checkPNG(b)
 	case isGIF(b):
-		img.ContentType, img.Ext = "image/gif", "gif"
+		img.ContentType, img.Ext, err = "image/gif", "gif", checkGIF(b)
 	case isWebP(b):
-		img.ContentType, img.Ext = "image/webp", "webp"
+		img.ContentType, img.Ext, err = "image/webp", "webp", checkWebP(b)
 	case looksLikeXML(b):
 		if err := checkSVG(b); err != nil {
 			return Image{}, err
@@ -102,6 +110,9 @@ func Check(b []byte, declaredType string) (Image, error) {
 		img.ContentType, img.Ext = "image/svg+xml", "svg"
 	default:
 		return Image{}, ErrUnsupported
+	}
+	if err != nil {
+		return Image{}, err
 	}
 	img.Hash = Hash(b)
 	return img, nil

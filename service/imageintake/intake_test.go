@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/service/imageintake"
+	"github.com/emojisearch/emojisearch/service/imageintake/imagebombs"
 )
 
 // Real files of each raster type, made by the standard library encoders
@@ -228,12 +229,20 @@ func TestSmallRules(t *testing.T) {
 }
 
 // FuzzCheck: no input panics, and whatever passes has a supported type,
-// within the limit.
+// within the limit; the seeds include the bomb corpus.
 func FuzzCheck(f *testing.F) {
 	f.Add(pngBytes(f))
 	f.Add(gifBytes(f))
 	f.Add(webpBytes(f))
 	f.Add([]byte(okSVG))
+	for _, b := range imagebombs.Corpus() {
+		if len(b.Bytes) < 8<<10 {
+			f.Add(b.Bytes)
+		}
+	}
+	for _, b := range imagebombs.Ordinary() {
+		f.Add(b)
+	}
 	for _, dir := range []string{"attack", "legit"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", "svg", dir, "*.svg"))
 		for _, file := range files {
