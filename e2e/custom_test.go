@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/service/imageintake/imagebombs"
 )
 
 // Images of the four accepted types, made by encoders (PNG, GIF) or taken
@@ -309,4 +311,49 @@ func TestCustomEmojiSVGCorpus(t *testing.T) {
 		assert.Equal(t, "image/svg+xml", img.Header.Get("Content-Type"))
 	}
 	assert.Len(t, r2Keys(t, "custom/"+appID+"/"), len(legit))
+}
+
+// The bomb corpus (service/imageintake/imagebombs: decompression bombs,
+// lying headers, truncated files, animations over the frame budget) is
+// refused on both upload paths, the dashboard and the tenants API, with
+// the intake's codes, and nothing is stored; ordinary emoji of every kind
+// are stored on both (issue 31).
+func TestCustomEmojiBombCorpus(t *testing.T) {
+	const origin = "https://app.custom-bombs.test"
+	u, appID, _, sk := scaleApp(t, "scale", origin)
+	r := call(t, "POST", "/v1/tenants", []byte(`{"externalId":"bombs"}`), "Authorization", "Bearer "+sk, "Content-Type", "application/json")
+	require.Equal(t, 201, r.Status, string(r.Body))
+	paths := map[string]func(file []byte, shortcode string) (int, string){
+		"dashboard": func(file []byte, shortcode string) (int, string) {
+			body, ct := multipartBody(t, file, "shortcode", shortcode)
+			r := call(t, "POST", "/api/apps/"+appID+"/emoji", body, "Authorization", "Bearer "+u.token, "Content-Type", ct)
+			if r.Status >= 400 {
+				return r.Status, errorCode(t, r)
+			}
+			return r.Status, ""
+		},
+		"tenants": func(file []byte, shortcode string) (int, string) {
+			body, ct := multipartBody(t, file, "shortcode", shortcode)
+			r := call(t, "POST", "/v1/tenants/bombs/emoji", body, "Authorization", "Bearer "+sk, "Content-Type", ct)
+			code, _ := r.JSON(t)["error"].(string)
+			return r.Status, code
+		},
+	}
+	for name, upload := range paths {
+		for i, b := range imagebombs.Corpus() {
+			status, code := upload(b.Bytes, fmt.Sprintf("bomb%d", i))
+			assert.Equal(t, 400, status, "%s: %s", name, b.Name)
+			assert.Equal(t, b.Code, code, "%s: %s", name, b.Name)
+		}
+	}
+	assert.Empty(t, r2Keys(t, "custom/"+appID+"/"), "no bomb is stored")
+	stored := 0
+	for name, upload := range paths {
+		for kind, b := range imagebombs.Ordinary() {
+			status, code := upload(b, "ok_"+strings.ReplaceAll(kind, "-", "_"))
+			assert.Equal(t, 201, status, "%s: %s: %s", name, kind, code)
+			stored++
+		}
+	}
+	assert.Len(t, r2Keys(t, "custom/"+appID+"/"), stored)
 }
