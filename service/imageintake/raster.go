@@ -40,6 +40,19 @@ func dims(w, h uint64) error {
 	return nil
 }
 
+// animation counts an image's frames and their pixels against the budgets.
+type animation struct{ n, pixels uint64 }
+
+// add checks one more frame of w x h.
+func (a *animation) add(w, h uint64) error {
+	if err := dims(w, h); err != nil {
+		return err
+	}
+	a.n++
+	a.pixels += w * h
+	return frames(a.n, a.pixels)
+}
+
 // frames checks an animation's frame count and pixels so far.
 func frames(n, pixels uint64) error {
 	switch {
@@ -60,7 +73,7 @@ func checkPNG(b []byte) error {
 	var w, h uint64
 	var depth, colour, interlace byte
 	var idat [][]byte
-	var nFrames, pixels uint64
+	var anim animation
 	first, ended := true, false
 	for !ended {
 		if len(rest) < 12 {
@@ -100,13 +113,7 @@ func checkPNG(b []byte) error {
 			if n < 26 {
 				return refuse(ErrInvalid, "an APNG frame chunk is short")
 			}
-			fw, fh := uint64(binary.BigEndian.Uint32(data[4:8])), uint64(binary.BigEndian.Uint32(data[8:12]))
-			if err := dims(fw, fh); err != nil {
-				return err
-			}
-			nFrames++
-			pixels += fw * fh
-			if err := frames(nFrames, pixels); err != nil {
+			if err := anim.add(uint64(binary.BigEndian.Uint32(data[4:8])), uint64(binary.BigEndian.Uint32(data[8:12]))); err != nil {
 				return err
 			}
 		case "IDAT":
@@ -182,7 +189,7 @@ func checkGIF(b []byte) error {
 			return refuse(ErrInvalid, "the GIF ends in its colour table")
 		}
 	}
-	var nFrames, pixels uint64
+	var anim animation
 	for {
 		if len(rest) == 0 {
 			return refuse(ErrInvalid, "the GIF ends before its trailer")
@@ -191,7 +198,7 @@ func checkGIF(b []byte) error {
 		rest = rest[1:]
 		switch kind {
 		case 0x3b:
-			if nFrames == 0 {
+			if anim.n == 0 {
 				return refuse(ErrInvalid, "the GIF has no frame")
 			}
 			return nil
@@ -209,12 +216,7 @@ func checkGIF(b []byte) error {
 			fw, fh := uint64(binary.LittleEndian.Uint16(rest[4:6])), uint64(binary.LittleEndian.Uint16(rest[6:8]))
 			packed := rest[8]
 			rest = rest[9:]
-			if err := dims(fw, fh); err != nil {
-				return err
-			}
-			nFrames++
-			pixels += fw * fh
-			if err := frames(nFrames, pixels); err != nil {
+			if err := anim.add(fw, fh); err != nil {
 				return err
 			}
 			if packed&0x80 != 0 && !skip(&rest, 3<<(packed&7+1)) {
@@ -281,7 +283,8 @@ func subBlocks(b *[]byte) ([]byte, bool) {
 func checkWebP(b []byte) error {
 	size := uint64(binary.LittleEndian.Uint32(b[4:8]))
 	rest := b[12 : 8+size]
-	var images, nFrames, pixels uint64
+	var images uint64
+	var anim animation
 	for len(rest) > 0 {
 		if len(rest) < 8 {
 			return refuse(ErrInvalid, "the WebP ends in a chunk header")
@@ -316,13 +319,7 @@ func checkWebP(b []byte) error {
 			if n < 16 {
 				return refuse(ErrInvalid, "a WebP frame is short")
 			}
-			fw, fh := le24(data[6:])+1, le24(data[9:])+1
-			if err := dims(fw, fh); err != nil {
-				return err
-			}
-			nFrames++
-			pixels += fw * fh
-			if err := frames(nFrames, pixels); err != nil {
+			if err := anim.add(le24(data[6:])+1, le24(data[9:])+1); err != nil {
 				return err
 			}
 			images++
