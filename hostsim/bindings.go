@@ -66,7 +66,7 @@ func (s *Simulator) openBindings(ctx context.Context) (func(*jsrt.Runtime, *weba
 	}
 
 	s.freshStore("Cache API", filepath.Join(s.cfg.stateDir, "cache"))
-	caches, err := cache.Open(filepath.Join(s.cfg.stateDir, "cache"))
+	caches, err := cache.OpenWithConfig(filepath.Join(s.cfg.stateDir, "cache"), cache.NewConfig().WithLog(s.cfg.stderr))
 	if err != nil {
 		return nil, fmt.Errorf("hostsim: Cache API: %w", err)
 	}
@@ -92,7 +92,7 @@ func (s *Simulator) openKV(context.Context) ([]envBinding, error) {
 	for _, ns := range s.wcfg.KVNamespaces {
 		dir := filepath.Join(s.cfg.stateDir, "kv", safeName(firstNonEmpty(ns.ID, ns.Binding)))
 		s.freshStore("KV "+ns.Binding, dir)
-		store, err := kv.Open(dir)
+		store, err := kv.OpenWithConfig(dir, kv.NewConfig().WithLog(s.cfg.stderr))
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: KV %s: %w", ns.Binding, err)
 		}
@@ -173,7 +173,7 @@ func (s *Simulator) openR2(context.Context) ([]envBinding, error) {
 	for _, spec := range s.wcfg.R2Buckets {
 		dir := filepath.Join(s.cfg.stateDir, "r2", safeName(firstNonEmpty(spec.BucketName, spec.Binding)))
 		s.freshStore("R2 "+spec.Binding, dir)
-		b, err := r2.Open(dir)
+		b, err := r2.OpenWithConfig(dir, r2.NewConfig().WithLog(s.cfg.stderr))
 		if err != nil {
 			return nil, fmt.Errorf("hostsim: R2 %s: %w", spec.Binding, err)
 		}

@@ -99,7 +99,7 @@ func (s *Storage) open(id string) (*Cache, error) {
 	if c, ok := s.byID[id]; ok {
 		return c, nil
 	}
-	store, err := filestore.Open(filepath.Join(s.dir, id))
+	store, err := filestore.Open(filepath.Join(s.dir, id), s.env.Log)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
@@ -169,7 +169,9 @@ func (c *Cache) Match(ctx context.Context, req Request, opts MatchOptions) (*Res
 	}
 	var entry storedEntry
 	if err := json.Unmarshal(rec.Metadata, &entry); err != nil {
-		return nil, false, fmt.Errorf("cache: entry %q: %w: %v", req.URL, filestore.ErrCorrupt, err)
+		// A damaged entry is a miss from now on (package filestore).
+		c.store.Quarantine(req.URL, fmt.Errorf("cache: entry %q: %w: %v", req.URL, filestore.ErrCorrupt, err))
+		return nil, false, nil
 	}
 	req.Header = canonical(req.Header)
 	resp, err := answer(req, entry, rec.Value, ageAt(entry, now), c.env.Rand)

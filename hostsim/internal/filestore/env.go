@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"io"
+	"os"
 	"time"
 )
 
@@ -13,6 +14,8 @@ import (
 type Env struct {
 	Now  func() time.Time
 	Rand io.Reader
+	// Log receives a line for every damaged file the store sets aside.
+	Log io.Writer
 }
 
 // Config is how a store's Env is made: an immutable value (every With…
@@ -21,10 +24,14 @@ type Env struct {
 type Config struct {
 	now  func() time.Time
 	rand io.Reader
+	log  io.Writer
 }
 
-// NewConfig is the default: time.Now and crypto/rand.
-func NewConfig() Config { return Config{now: time.Now, rand: rand.Reader} }
+// NewConfig is the default: time.Now, crypto/rand and os.Stderr.
+func NewConfig() Config { return Config{now: time.Now, rand: rand.Reader, log: os.Stderr} }
+
+// WithLog sets where the lines about quarantined files go (nil: nowhere).
+func (c Config) WithLog(w io.Writer) Config { c.log = w; return c }
 
 // WithClock replaces time.Now.
 func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
@@ -35,7 +42,10 @@ func (c Config) WithRand(r io.Reader) Config { c.rand = r; return c }
 // NewEnv makes the Env of c and reports every problem, including an empty
 // directory name, at once.
 func NewEnv(dir string, c Config) (Env, error) {
-	env := Env{Now: c.now, Rand: c.rand}
+	env := Env{Now: c.now, Rand: c.rand, Log: c.log}
+	if env.Log == nil {
+		env.Log = io.Discard
+	}
 	var errs []error
 	if dir == "" {
 		errs = append(errs, errors.New("empty directory name"))

@@ -11,6 +11,12 @@
 // entry or the new one, never a torn file. Temporary files left by a crash are
 // removed by Open.
 //
+// A file whose header does not read (damaged outside filestore, or not
+// written by it) is quarantined: moved to quarantine/ in the directory, kept
+// for inspection, with a line on the log; the entry reads as absent from
+// then on. Open sets every such file aside, so one damaged file never stops
+// a store, or hostsim, from starting (issue 31).
+//
 // The store keeps no index in memory: List reads the header of every entry.
 // That keeps several Store values over one directory consistent and is fast
 // enough for local development data.
@@ -39,6 +45,7 @@ import (
 const (
 	entrySuffix   = ".entry"
 	tempPrefix    = ".tmp-"
+	quarantineDir = "quarantine"
 	formatVersion = 1
 	// maxHeaderSize bounds the header line we are willing to read, so a
 	// foreign file in the directory cannot make us buffer without end.
@@ -81,12 +88,14 @@ type header struct {
 // makes a lazy expiry delete never remove an entry a concurrent Put replaced.
 type Store struct {
 	dir string
+	log io.Writer
 	mu  sync.RWMutex
 }
 
-// Open creates dir if needed and removes temporary files a crash left
-// behind, so a half-written entry never becomes visible.
-func Open(dir string) (*Store, error) {
+// Open creates dir if needed, removes temporary files a crash left behind
+// (so a half-written entry never becomes visible) and quarantines damaged
+// entry files, with a line on log for each (nil: nowhere).
+func Open(dir string, log io.Writer) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("filestore: empty directory name")
 	}
@@ -97,14 +106,62 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if log == nil {
+		log = io.Discard
+	}
+	s := &Store{dir: dir, log: log}
 	for _, name := range names {
-		if strings.HasPrefix(name, tempPrefix) {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		path := filepath.Join(dir, name)
+		switch {
+		case strings.HasPrefix(name, tempPrefix):
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("filestore: removing leftover %s: %w", name, err)
+			}
+		case strings.HasSuffix(name, entrySuffix):
+			if _, _, err := s.read(path, "", false); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return &Store{dir: dir}, nil
+	return s, nil
+}
+
+// read is readEntry that quarantines a damaged file (also one whose name
+// is not its key's), which then reads as absent.
+func (s *Store) read(path, want string, withValue bool) (Record, bool, error) {
+	rec, ok, err := readEntry(path, want, withValue)
+	if ok && err == nil && s.path(rec.Key) != path {
+		err = fmt.Errorf("%w %s: holds another key", ErrCorrupt, filepath.Base(path))
+	}
+	if errors.Is(err, ErrCorrupt) {
+		s.quarantine(path, err)
+		return Record{}, false, nil
+	}
+	return rec, ok, err
+}
+
+// Quarantine sets key's entry aside as damaged: for a value its reader
+// could not decode (the layers above keep their own formats in Metadata).
+func (s *Store) Quarantine(key string, why error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.quarantine(s.path(key), why)
+}
+
+func (s *Store) quarantine(path string, why error) {
+	dir := filepath.Join(s.dir, quarantineDir)
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = os.Rename(path, filepath.Join(dir, filepath.Base(path)))
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// another reader set it aside first
+	case err != nil:
+		fmt.Fprintf(s.log, "filestore: %s is damaged (%v) and could not be quarantined: %v\n", path, why, err)
+	default:
+		fmt.Fprintf(s.log, "filestore: quarantined %s to %s: %v\n", path, dir, why)
+	}
 }
 
 // Dir is the directory the store lives in.
@@ -119,7 +176,7 @@ func (s *Store) path(key string) string {
 // and its file removed, as miniflare does on read.
 func (s *Store) Get(key string, now time.Time) (Record, bool, error) {
 	s.mu.RLock()
-	rec, ok, err := readEntry(s.path(key), key, true)
+	rec, ok, err := s.read(s.path(key), key, true)
 	s.mu.RUnlock()
 	if err != nil || !ok {
 		return Record{}, false, err
@@ -135,7 +192,7 @@ func (s *Store) Get(key string, now time.Time) (Record, bool, error) {
 func (s *Store) removeIfExpired(key string, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cur, ok, err := readEntry(s.path(key), key, false)
+	cur, ok, err := s.read(s.path(key), key, false)
 	if err != nil || !ok || !cur.Expired(now) {
 		return err
 	}
@@ -158,7 +215,7 @@ func (s *Store) Put(rec Record) error {
 func (s *Store) Delete(key string, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, ok, err := readEntry(s.path(key), key, false)
+	rec, ok, err := s.read(s.path(key), key, false)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -203,7 +260,7 @@ func (s *Store) scan(prefix string, now time.Time) (live []Record, expired []str
 		if !strings.HasSuffix(name, entrySuffix) {
 			continue
 		}
-		rec, ok, err := readEntry(filepath.Join(s.dir, name), "", false)
+		rec, ok, err := s.read(filepath.Join(s.dir, name), "", false)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -25,7 +25,7 @@ func keys(recs []Record) []string {
 
 func TestStoreRoundTripAndReopen(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
+	s, err := Open(dir, nil)
 	require.NoError(t, err)
 
 	recs := []Record{
@@ -39,7 +39,7 @@ func TestStoreRoundTripAndReopen(t *testing.T) {
 		require.NoError(t, s.Put(r))
 	}
 
-	s2, err := Open(dir) // a second store over the same directory sees everything
+	s2, err := Open(dir, nil) // a second store over the same directory sees everything
 	require.NoError(t, err)
 	for _, want := range recs {
 		got, ok, err := s2.Get(want.Key, t0)
@@ -59,7 +59,7 @@ func TestStoreRoundTripAndReopen(t *testing.T) {
 }
 
 func TestStoreExpiry(t *testing.T) {
-	s, err := Open(t.TempDir())
+	s, err := Open(t.TempDir(), nil)
 	require.NoError(t, err)
 	exp := t0.Add(time.Minute)
 	require.NoError(t, s.Put(Record{Key: "a", Value: []byte("1"), Expiration: exp}))
@@ -90,7 +90,7 @@ func TestStoreExpiry(t *testing.T) {
 }
 
 func TestStoreListRemovesExpired(t *testing.T) {
-	s, err := Open(t.TempDir())
+	s, err := Open(t.TempDir(), nil)
 	require.NoError(t, err)
 	require.NoError(t, s.Put(Record{Key: "p/old", Expiration: t0.Add(time.Second)}))
 	require.NoError(t, s.Put(Record{Key: "p/new"}))
@@ -104,7 +104,7 @@ func TestStoreListRemovesExpired(t *testing.T) {
 }
 
 func TestStoreDelete(t *testing.T) {
-	s, err := Open(t.TempDir())
+	s, err := Open(t.TempDir(), nil)
 	require.NoError(t, err)
 	require.NoError(t, s.Put(Record{Key: "live"}))
 	require.NoError(t, s.Put(Record{Key: "stale", Expiration: t0}))
@@ -127,14 +127,14 @@ func TestStoreDelete(t *testing.T) {
 
 func TestOpenRemovesTempFilesAndIgnoresForeignFiles(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
+	s, err := Open(dir, nil)
 	require.NoError(t, err)
 	require.NoError(t, s.Put(Record{Key: "k", Value: []byte("committed")}))
 	// A crash mid-write leaves a temporary file; a stranger leaves a note.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, tempPrefix+"123"), []byte("half"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "README"), []byte("hi"), 0o644))
 
-	s, err = Open(dir)
+	s, err = Open(dir, nil)
 	require.NoError(t, err)
 	_, err = os.Stat(filepath.Join(dir, tempPrefix+"123"))
 	assert.True(t, os.IsNotExist(err))
@@ -143,35 +143,73 @@ func TestOpenRemovesTempFilesAndIgnoresForeignFiles(t *testing.T) {
 	assert.Equal(t, []string{"k"}, keys(list))
 }
 
-func TestCorruptEntryIsAnError(t *testing.T) {
+// A damaged entry file is quarantined with a log line, whether Open, Get,
+// List or Delete meets it first: the entry reads as absent, the others are
+// untouched, and the file is kept for inspection (issue 31).
+func TestCorruptEntryIsQuarantined(t *testing.T) {
 	tests := []struct {
 		name    string
 		content string
 	}{
+		{"empty", ""},
 		{"no newline", "garbage"},
 		{"not json", "garbage\nvalue"},
 		{"unknown version", `{"v":9,"key":"k"}` + "\n"},
 		{"unknown field", `{"v":1,"key":"k","extra":1}` + "\n"},
 		{"other key", `{"v":1,"key":"other"}` + "\n"},
 	}
+	meet := map[string]func(s *Store) error{
+		"open": func(s *Store) error {
+			_, err := Open(s.dir, s.log)
+			return err
+		},
+		"get": func(s *Store) error {
+			_, ok, err := s.Get("k", t0)
+			assert.False(t, ok)
+			return err
+		},
+		"list": func(s *Store) error {
+			list, err := s.List("", t0)
+			assert.Equal(t, []string{"good"}, keys(list))
+			return err
+		},
+		"delete": func(s *Store) error {
+			ok, err := s.Delete("k", t0)
+			assert.False(t, ok)
+			return err
+		},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := Open(t.TempDir())
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(s.path("k"), []byte(tt.content), 0o644))
-			_, _, err = s.Get("k", t0)
-			require.ErrorIs(t, err, ErrCorrupt)
-		})
+		for how, fn := range meet {
+			t.Run(tt.name+"/"+how, func(t *testing.T) {
+				var log strings.Builder
+				s, err := Open(t.TempDir(), &log)
+				require.NoError(t, err)
+				require.NoError(t, s.Put(Record{Key: "good", Value: []byte("v")}))
+				require.NoError(t, os.WriteFile(s.path("k"), []byte(tt.content), 0o644))
+				require.NoError(t, fn(s))
+				assert.Contains(t, log.String(), "filestore: quarantined "+s.path("k"))
+				_, err = os.Stat(s.path("k"))
+				assert.True(t, os.IsNotExist(err), "moved out of the store")
+				kept, err := os.ReadFile(filepath.Join(s.dir, quarantineDir, filepath.Base(s.path("k"))))
+				require.NoError(t, err)
+				assert.Equal(t, tt.content, string(kept))
+				got, ok, err := s.Get("good", t0)
+				require.NoError(t, err)
+				require.True(t, ok)
+				assert.Equal(t, "v", string(got.Value))
+			})
+		}
 	}
 }
 
 func TestOpenRejectsEmptyDir(t *testing.T) {
-	_, err := Open("")
+	_, err := Open("", nil)
 	require.Error(t, err)
 }
 
 func TestConcurrentPutGet(t *testing.T) {
-	s, err := Open(t.TempDir())
+	s, err := Open(t.TempDir(), nil)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {

@@ -34,7 +34,7 @@ func OpenWithConfig(dir string, cfg Config) (*Namespace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv: %w", err)
 	}
-	store, err := filestore.Open(dir)
+	store, err := filestore.Open(dir, env.Log)
 	if err != nil {
 		return nil, fmt.Errorf("kv: %w", err)
 	}

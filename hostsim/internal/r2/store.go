@@ -23,9 +23,13 @@ import (
 // file per object version, byte for byte as uploaded. A put writes the new
 // body, then atomically switches the metadata to it, then removes the old
 // body, so a crash never shows a torn object; Open removes bodies a crash
-// left unreferenced. It is safe for concurrent use.
+// left unreferenced. An object whose metadata does not decode, or whose
+// body is lost or short, is quarantined with a log line (package
+// filestore) and is absent from then on: a 404 at the route, not an error
+// every reader retries for ever (issue 31). It is safe for concurrent use.
 type Bucket struct {
 	objects *filestore.Store
+	log     io.Writer
 	blobDir string
 	now     func() time.Time
 	rand    io.Reader
@@ -49,11 +53,11 @@ func OpenWithConfig(dir string, cfg Config) (*Bucket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
-	objects, err := filestore.Open(filepath.Join(dir, "objects"))
+	objects, err := filestore.Open(filepath.Join(dir, "objects"), env.Log)
 	if err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
-	b := &Bucket{objects: objects, blobDir: filepath.Join(dir, "blobs"), now: env.Now, rand: env.Rand}
+	b := &Bucket{objects: objects, log: env.Log, blobDir: filepath.Join(dir, "blobs"), now: env.Now, rand: env.Rand}
 	if err := os.MkdirAll(b.blobDir, 0o755); err != nil {
 		return nil, fmt.Errorf("r2: %w", err)
 	}
@@ -100,13 +104,31 @@ func decodeStored(rec filestore.Record) (*storedObject, error) {
 	return &s, nil
 }
 
-// load reads key's metadata; nil when there is no object.
+// load reads key's metadata; nil when there is no object (or its metadata
+// was damaged, and is now quarantined).
 func (b *Bucket) load(key string) (*storedObject, error) {
 	rec, ok, err := b.objects.Get(key, b.now())
 	if err != nil || !ok {
 		return nil, wrap(err)
 	}
-	return decodeStored(rec)
+	return b.decode(rec), nil
+}
+
+// decode is decodeStored that quarantines what does not decode (nil).
+func (b *Bucket) decode(rec filestore.Record) *storedObject {
+	stored, err := decodeStored(rec)
+	if err != nil {
+		b.objects.Quarantine(rec.Key, err)
+		return nil
+	}
+	return stored
+}
+
+// lost quarantines key's metadata when its body is missing or short, so
+// the object reads as absent: the body cannot come back.
+func (b *Bucket) lost(key string, err error) {
+	fmt.Fprintf(b.log, "r2: object %q lost its body: %v\n", key, err)
+	b.objects.Quarantine(key, err)
 }
 
 func (b *Bucket) blobPath(version string) string { return filepath.Join(b.blobDir, version) }
@@ -225,6 +247,10 @@ func (b *Bucket) Get(ctx context.Context, key string, opts GetOptions) (*Object,
 		span = filestore.ByteRange{Start: 0, End: stored.Size - 1}
 	}
 	body, err := readBlob(b.blobPath(stored.Version), span)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, filestore.ErrCorrupt) {
+		b.lost(key, err)
+		return nil, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -328,9 +354,9 @@ func (b *Bucket) List(ctx context.Context, opts ListOptions) (ListResult, error)
 			res.DelimitedPrefixes = append(res.DelimitedPrefixes, row.prefix)
 			continue
 		}
-		stored, err := decodeStored(row.rec)
-		if err != nil {
-			return ListResult{}, err
+		stored := b.decode(row.rec)
+		if stored == nil {
+			continue
 		}
 		res.Objects = append(res.Objects, listedObject(row.rec.Key, stored, opts.Include))
 	}
@@ -413,7 +439,8 @@ func removeBlob(path string) error {
 }
 
 // removeOrphanBlobs deletes bodies no object refers to: left by a crash
-// between writing a body and committing or after replacing an object.
+// between writing a body and committing or after replacing an object. An
+// object whose body is gone is quarantined.
 func (b *Bucket) removeOrphanBlobs() error {
 	recs, err := b.objects.List("", b.now())
 	if err != nil {
@@ -421,9 +448,13 @@ func (b *Bucket) removeOrphanBlobs() error {
 	}
 	live := make(map[string]bool, len(recs))
 	for _, rec := range recs {
-		stored, err := decodeStored(rec)
-		if err != nil {
-			return err
+		stored := b.decode(rec)
+		if stored == nil {
+			continue
+		}
+		if _, err := os.Stat(b.blobPath(stored.Version)); errors.Is(err, fs.ErrNotExist) {
+			b.lost(rec.Key, err)
+			continue
 		}
 		live[stored.Version] = true
 	}

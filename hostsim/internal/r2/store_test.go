@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,11 +46,14 @@ type testBucket struct {
 	dir string
 }
 
-func openBucket(t *testing.T) testBucket {
+func openBucket(t *testing.T) testBucket { return openBucketLog(t, os.Stderr) }
+
+// openBucketLog is openBucket with the lines about damaged files on log.
+func openBucketLog(t *testing.T, log io.Writer) testBucket {
 	t.Helper()
 	now := t0
 	dir := t.TempDir()
-	b, err := OpenWithConfig(dir, NewConfig().WithClock(func() time.Time { return now }).WithRand(&countingRand{}))
+	b, err := OpenWithConfig(dir, NewConfig().WithClock(func() time.Time { return now }).WithRand(&countingRand{}).WithLog(log))
 	require.NoError(t, err)
 	return testBucket{Bucket: b, now: &now, dir: dir}
 }
@@ -394,4 +398,67 @@ func keysOf(res ListResult) []string {
 		out = append(out, o.Key)
 	}
 	return out
+}
+
+// A lost or short body, or metadata that does not decode, makes the object
+// absent with a log line, at open or at the first read, instead of an
+// error every reader retries (issue 31); the other objects are untouched.
+func TestDamagedObjectsAreQuarantined(t *testing.T) {
+	damage := map[string]func(tb testBucket, obj *Object){
+		"lost body": func(tb testBucket, obj *Object) {
+			require.NoError(t, os.Remove(filepath.Join(tb.dir, "blobs", obj.Version)))
+		},
+		"short body": func(tb testBucket, obj *Object) {
+			require.NoError(t, os.WriteFile(filepath.Join(tb.dir, "blobs", obj.Version), []byte("x"), 0o644))
+		},
+		"metadata not json": func(tb testBucket, obj *Object) {
+			path := filepath.Join(tb.dir, "objects", entryName(t, tb, obj.Key))
+			require.NoError(t, os.WriteFile(path, []byte(`{"v":1,"key":"hurt","metadata":"not an object"}`+"\n"), 0o644))
+		},
+		"entry file empty": func(tb testBucket, obj *Object) {
+			require.NoError(t, os.WriteFile(filepath.Join(tb.dir, "objects", entryName(t, tb, obj.Key)), nil, 0o644))
+		},
+	}
+	for name, hurt := range damage {
+		for _, reopen := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/reopen=%v", name, reopen), func(t *testing.T) {
+				var log strings.Builder
+				tb := openBucketLog(t, &log)
+				tb.put(t, "fine", "fine body", PutOptions{})
+				hurt(tb, tb.put(t, "hurt", "hurt body", PutOptions{}))
+				b := tb.Bucket
+				if reopen {
+					var err error
+					b, err = OpenWithConfig(tb.dir, NewConfig().WithLog(&log))
+					require.NoError(t, err, "a damaged object never stops the bucket from opening")
+				}
+				obj, body, err := b.Get(ctx, "hurt", GetOptions{})
+				require.NoError(t, err)
+				assert.Nil(t, obj)
+				assert.Nil(t, body)
+				assert.Contains(t, log.String(), "quarantined")
+				list, err := b.List(ctx, ListOptions{})
+				require.NoError(t, err)
+				assert.Equal(t, []string{"fine"}, keysOf(list))
+				_, body, err = b.Get(ctx, "fine", GetOptions{})
+				require.NoError(t, err)
+				assert.Equal(t, "fine body", string(body))
+			})
+		}
+	}
+}
+
+func entryName(t *testing.T, tb testBucket, key string) string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(tb.dir, "objects"))
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(tb.dir, "objects", e.Name()))
+		require.NoError(t, err)
+		if strings.Contains(string(b), `"key":"`+key+`"`) {
+			return e.Name()
+		}
+	}
+	t.Fatalf("no entry for %q", key)
+	return ""
 }
