@@ -169,8 +169,13 @@ func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 // WithServedBy sets meta.served_by.
 func (c Config) WithServedBy(s string) Config { c.servedBy = s; return c }
 
+// ErrCorrupt reports a database file that is not a sound SQLite database:
+// Open runs PRAGMA quick_check and refuses such a file, so damage shows at
+// start instead of as failing writes later (issue 31).
+var ErrCorrupt = errors.New("d1: the database file is corrupt")
+
 // Open opens (creating if needed) the database file at path in WAL mode,
-// with NewConfig.
+// with NewConfig, after PRAGMA quick_check.
 func Open(path string) (*DB, error) { return OpenWithConfig(path, NewConfig()) }
 
 // OpenWithConfig is Open with a Config. Problems with the Config are
@@ -194,9 +199,17 @@ func OpenWithConfig(path string, o Config) (*DB, error) {
 		return nil, fmt.Errorf("d1: %w", err)
 	}
 	c.setBusyTimeout(int32(o.busyTimeout / time.Millisecond))
-	if err := c.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"); err != nil {
+	err = c.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;")
+	var found []string
+	if err == nil {
+		found, err = c.quickCheck()
+	}
+	if err == nil && len(found) > 0 {
+		err = errors.New(strings.Join(found, "; "))
+	}
+	if err != nil {
 		c.close()
-		return nil, fmt.Errorf("d1: %s: %w", path, err)
+		return nil, fmt.Errorf("d1: %s: %w (PRAGMA quick_check: %v); restore the file from a copy, or move it away to start with an empty database", path, ErrCorrupt, err)
 	}
 	c.setDefensive()
 	for _, l := range limits {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -421,4 +422,39 @@ func TestContext(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 5*time.Second, "the running query was interrupted")
 	assert.Equal(t, [][]any{{int64(1)}}, values(mustRun(t, db, "SELECT 1")), "the database still works")
+}
+
+// A damaged database file is refused at open with ErrCorrupt and a message
+// that says what to do (PRAGMA quick_check; issue 31), whether the damage
+// is in a table's pages or in the file header.
+func TestOpenRefusesACorruptFile(t *testing.T) {
+	damage := map[string]func(b []byte){
+		"table pages": func(b []byte) {
+			for i := 2 * 4096; i < 4*4096; i++ {
+				b[i] = byte(i * 7)
+			}
+		},
+		"file header": func(b []byte) { copy(b, "this is not a database file....") },
+	}
+	for name, hurt := range damage {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hurt.sqlite")
+			db, err := Open(path)
+			require.NoError(t, err)
+			mustRun(t, db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+			mustRun(t, db, "CREATE INDEX t_v ON t (v)")
+			mustRun(t, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t (v) SELECT printf('row %05d', i) FROM c")
+			require.NoError(t, db.Close())
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.Greater(t, len(b), 4*4096)
+			hurt(b)
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+
+			_, err = Open(path)
+			require.ErrorIs(t, err, ErrCorrupt)
+			assert.ErrorContains(t, err, path)
+			assert.ErrorContains(t, err, "move it away")
+		})
+	}
 }

@@ -172,6 +172,31 @@ func (c *conn) int(sql string) (int64, error) {
 	return sqlite3.Xsqlite3_column_int64(c.tls, st, 0), nil
 }
 
+// quickCheck runs PRAGMA quick_check and returns its findings; none when
+// the database is sound.
+func (c *conn) quickCheck() ([]string, error) {
+	c.auth.trusted = true
+	defer func() { c.auth.trusted = false }()
+	st, _, err := c.prepare("PRAGMA quick_check(10)")
+	if err != nil {
+		return nil, err
+	}
+	defer sqlite3.Xsqlite3_finalize(c.tls, st)
+	var found []string
+	for {
+		rc := sqlite3.Xsqlite3_step(c.tls, st)
+		if rc == sqlite3.SQLITE_DONE {
+			return found, nil
+		}
+		if rc != sqlite3.SQLITE_ROW {
+			return nil, c.lastError(rc)
+		}
+		if msg, _ := c.row(st, 1)[0].(string); msg != "ok" {
+			found = append(found, msg)
+		}
+	}
+}
+
 // prepare compiles the first statement of sql and returns the text after
 // it. The statement is 0 when sql holds only white space and comments.
 func (c *conn) prepare(sql string) (uintptr, string, error) {
