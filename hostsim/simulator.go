@@ -18,10 +18,6 @@ import (
 	"github.com/emojisearch/emojisearch/hostsim/internal/wrangler"
 )
 
-// maxRequestBody is the largest request body hostsim accepts (Workers'
-// limit on the Free and Pro plans).
-const maxRequestBody = 100 << 20
-
 // Simulator is a running Worker with its bindings.
 type Simulator struct {
 	cfg     Config
@@ -31,6 +27,7 @@ type Simulator struct {
 	assets  *assets.Server
 	closers []io.Closer
 
+	largeSlots chan struct{}  // bodies over largeBody held at once (body.go)
 	background sync.WaitGroup // requests whose waitUntil work is still running
 	cronStop   context.CancelFunc
 	cronDone   chan struct{}
@@ -83,7 +80,7 @@ func New(ctx context.Context, cfg Config) (*Simulator, error) {
 	if cacheDir == "" {
 		cacheDir = filepath.Join(cfg.stateDir, "wazero")
 	}
-	s := &Simulator{cfg: cfg, wcfg: wcfg}
+	s := &Simulator{cfg: cfg, wcfg: wcfg, largeSlots: make(chan struct{}, largeBodies)}
 	if s.engine, err = gojs.NewEngine(ctx, wasm, cacheDir, isolate.ReadyHost); err != nil {
 		return nil, err
 	}
@@ -171,14 +168,15 @@ func (s *Simulator) serve(w http.ResponseWriter, r *http.Request) int {
 	}
 	var body []byte
 	if r.Body != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				http.Error(w, "Payload Too Large", http.StatusRequestEntityTooLarge)
-				return http.StatusRequestEntityTooLarge
+		b, release, err := s.readBody(w, r)
+		defer release()
+		var be *bodyError
+		if errors.As(err, &be) {
+			if be.status != 499 {
+				w.Header().Set("Connection", "close")
+				http.Error(w, http.StatusText(be.status), be.status)
 			}
-			return 499 // the client went away mid-body
+			return be.status
 		}
 		body = b
 	}
