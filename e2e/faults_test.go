@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"image/color"
@@ -131,4 +132,57 @@ func TestHungVisionModel(t *testing.T) {
 	again := classifyImage(t, "", "image/jpeg", img)
 	assert.Equal(t, r.Status, again.Status)
 	assert.Less(t, time.Since(start), 2*time.Second, "the open breaker costs no deadline")
+}
+
+// rawPost sends a request written by hand and returns the status line the
+// server answers (or the read error), within wait.
+func rawPost(t *testing.T, request string, wait time.Duration) (string, error) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(tgt.base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprint(conn, request)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	return strings.TrimSpace(line), err
+}
+
+// A malformed chunked body is refused by the platform and never reaches
+// the Worker as an empty 200 (hostsim answered that before, issue 31):
+// hostsim answers 400, as Cloudflare's edge does; local workerd's proxy
+// (wrangler dev) answers 500 of its own.
+func TestMalformedChunkedBody(t *testing.T) {
+	want := map[string]string{"hostsim": "HTTP/1.1 400", "workerd": "HTTP/1.1 500"}[tgt.name]
+	for name, chunks := range map[string]string{
+		"size not hex":         "zz\r\nhello\r\n0\r\n\r\n",
+		"size beyond the data": "5\r\nhelloEXTRA\r\n0\r\n\r\n",
+	} {
+		line, err := rawPost(t, "POST /v1/suggest-reactions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"+chunks, 10*time.Second)
+		require.NoError(t, err, name)
+		assert.True(t, strings.HasPrefix(line, want), "%s: %s", name, line)
+	}
+	assert.Equal(t, 200, get(t, "/v1/health").Status)
+}
+
+// hostsim's own limits on bodies, those of the Workers platform: a declared
+// size over 100 MB is refused before a byte is read, and a body that
+// stops arriving is given up after 10 s (408) instead of holding the
+// connection for ever.
+func TestHostsimBodyLimits(t *testing.T) {
+	if tgt.name != "hostsim" {
+		t.Skip("hostsim's platform limits; local workerd has its own")
+	}
+	start := time.Now()
+	line, err := rawPost(t, "POST /v1/suggest-reactions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 209715200\r\n\r\n", 5*time.Second)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "HTTP/1.1 413"), line)
+	assert.Less(t, time.Since(start), 2*time.Second, "refused before reading")
+
+	start = time.Now()
+	line, err = rawPost(t, "POST /v1/suggest-reactions HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", 20*time.Second)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "HTTP/1.1 408"), line)
+	assert.Less(t, time.Since(start), 15*time.Second)
+	t.Logf("a stalled body was given up after %v", time.Since(start))
 }
