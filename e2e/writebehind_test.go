@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Counts are written within about 10 s of the first unwritten one when
-// traffic stops, with no later request (issue 17, service/writebehind):
-// keyed calls, 13 s of quiet, then the stored usage equals the calls
-// answered. Not parallel: another test's keyed calls would arm writes too.
+// Counts are written within about a second of the first unwritten one
+// when traffic stops, with no later request (issues 17 and 31,
+// service/writebehind): keyed calls, 3 s of quiet, then the stored usage
+// equals the calls answered. Not parallel: another test's keyed calls would arm writes too.
 func TestMeteringWrittenAfterQuiet(t *testing.T) {
 	const origin = "https://app.quiet.test"
 	u := signUp(t)
@@ -45,11 +45,11 @@ func TestMeteringWrittenAfterQuiet(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, 41, answered)
 
-	time.Sleep(13 * time.Second) // no traffic of this app, no keyed request at all
+	time.Sleep(3 * time.Second) // no traffic of this app, no keyed request at all
 	r := u.api(t, "GET", "/api/apps/"+appID+"/usage", nil)
 	require.Equal(t, 200, r.Status, string(r.Body))
 	calls := r.JSON(t)["usage"].(map[string]any)["semantic_calls"].(map[string]any)
-	assert.Equal(t, float64(answered), calls["appUsed"], "usage = keyed calls answered, after 13 s of quiet")
+	assert.Equal(t, float64(answered), calls["appUsed"], "usage = keyed calls answered, after 3 s of quiet")
 	assert.Equal(t, float64(answered), calls["used"])
 }
 

@@ -94,7 +94,7 @@ func TestFlushWritesExactCounts(t *testing.T) {
 		delays = append(delays, d)
 		return func(context.Context) error { return nil }
 	}
-	wb, err := writebehind.New(writebehind.NewConfig().WithClock(clk.now).WithTimer(timer))
+	wb, err := writebehind.New(writebehind.NewConfig().WithEvery(10 * time.Second).WithClock(clk.now).WithTimer(timer))
 	require.NoError(t, err)
 	c, err := New(Config{Writer: NewStore(d), Now: clk.now, WriteBehind: wb})
 	require.NoError(t, err)

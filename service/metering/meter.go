@@ -3,8 +3,8 @@
 //
 // Each instance counts in memory per app, UTC month and metric, and writes
 // its counts through a UsageStore with the instance's one delayed write
-// (service/writebehind): about every 10 s while busy and within about 10 s
-// of the first unwritten count when traffic stops; that package's doc says
+// (service/writebehind): about every second while busy and within about a
+// second of the first unwritten count when traffic stops; that package's doc says
 // what can still be lost and its bound. It keeps a
 // copy of each account's stored total that is at most 60 s old and adds
 // its own unwritten counts, so an account can go slightly over its limit
@@ -22,7 +22,7 @@
 //     it (a timeout after the commit) is retried and counted twice; the
 //     store offers no idempotency key to prevent that. Counts still in
 //     memory when the isolate is evicted are lost (at most one write
-//     interval), which is why MaybeFlush must run after Count in the same
+//     interval, 1 s), which is why MaybeFlush must run after Count in the same
 //     request.
 //   - An account whose plan is unknown, or a metric without a monthly limit,
 //     is never over the limit: a broken row must not degrade a paying
@@ -68,7 +68,7 @@ type Runner = writebehind.Runner
 
 // Defaults of spec 1 (Metering rule 5).
 const (
-	DefaultFlushEvery = 10 * time.Second
+	DefaultFlushEvery = writebehind.DefaultEvery
 	DefaultTotalTTL   = 60 * time.Second
 	// retryAfter spaces out reads of a total after a failed one, and lets a
 	// refresh whose request vanished (its await never resumes) be retried.

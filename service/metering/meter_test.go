@@ -216,10 +216,10 @@ func TestMaybeFlushSchedule(t *testing.T) {
 	assert.Equal(t, int64(1), store.row("app1", "acct1", march, plans.SemanticCalls))
 
 	m.Count(app1, plans.SemanticCalls)
-	clock.Add(3 * time.Second)
+	clock.Add(300 * time.Millisecond)
 	m.MaybeFlush(ctx, run)
 	assert.Equal(t, 2, scheduled)
-	assert.Equal(t, []time.Duration{7 * time.Second}, delays, "written when the interval since the last write ends")
+	assert.Equal(t, []time.Duration{700 * time.Millisecond}, delays, "written when the 1 s interval since the last write ends")
 	assert.Equal(t, int64(2), store.row("app1", "acct1", march, plans.SemanticCalls), "no later request needed")
 
 	clock.Add(time.Hour)

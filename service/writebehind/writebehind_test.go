@@ -104,6 +104,10 @@ type fixture struct {
 	errs   chan error
 }
 
+// every is the fixture's interval: the tests' times are written for 10 s
+// (the default is shorter; the behaviour is the same at any interval).
+const every = 10 * time.Second
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{
@@ -114,7 +118,7 @@ func newFixture(t *testing.T) *fixture {
 		errs:   make(chan error, 16),
 	}
 	var err error
-	f.w, err = New(NewConfig().WithClock(f.clock.Now).WithTimer(f.timers.timer).
+	f.w, err = New(NewConfig().WithEvery(every).WithClock(f.clock.Now).WithTimer(f.timers.timer).
 		WithErrorHook(func(err error) { f.errs <- err }))
 	require.NoError(t, err)
 	f.w.Add(f.src.flush)
@@ -192,11 +196,11 @@ func TestFailedWriteKeepsCountsRetriesOnceThenWaitsForTheNextCount(t *testing.T)
 	// The immediate write fails; the same task arms a retry after the
 	// interval.
 	require.Eventually(t, func() bool { return len(f.timers.armed()) == 1 }, time.Second, time.Millisecond)
-	assert.Equal(t, []time.Duration{DefaultEvery}, f.timers.armed())
+	assert.Equal(t, []time.Duration{every}, f.timers.armed())
 	f.count(ctx) // a write is armed (the retry): nothing new
 	assert.Len(t, f.timers.armed(), 1)
 
-	f.clock.Add(DefaultEvery)
+	f.clock.Add(every)
 	f.timers.fireLast(nil)
 	f.bg.wait()
 	unwritten, _, writes := f.src.state()
@@ -205,7 +209,7 @@ func TestFailedWriteKeepsCountsRetriesOnceThenWaitsForTheNextCount(t *testing.T)
 	assert.Len(t, f.errs, 2)
 
 	f.src.fail = false
-	f.clock.Add(DefaultEvery)
+	f.clock.Add(every)
 	f.count(ctx)
 	f.bg.wait()
 	unwritten, written, _ := f.src.state()
@@ -220,7 +224,7 @@ func TestALostTimerIsArmedAgain(t *testing.T) {
 	f.bg.wait()
 	f.clock.Add(time.Second)
 	f.count(ctx) // armed; this request's timer will never fire
-	f.clock.Add(staleFactor*DefaultEvery - time.Second)
+	f.clock.Add(staleFactor*every - time.Second)
 	f.count(t.Context())
 	assert.Len(t, f.timers.armed(), 1, "still within the stale bound")
 	f.clock.Add(time.Second)
