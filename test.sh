@@ -24,7 +24,7 @@ scripts/check-reproducible.sh
 echo "== size: wrangler deploy --dry-run, under the Free plan's 3 MiB gzip"
 scripts/check-size.sh
 
-echo "== go test (unit tests, e2e on hostsim, the crash suite e2e/crash: about a minute)"
+echo "== go test (unit tests, e2e on hostsim, the crash and fault suites e2e/crash: about three minutes)"
 E2E_SKIP_BUILD=1 go test -count=1 -timeout 15m ./...
 
 echo "== client library: goldens, node --test, tsc, size (the browser test is TestDemoBrowser in e2e)"

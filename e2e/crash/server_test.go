@@ -59,16 +59,11 @@ func freePort(t *testing.T) int {
 }
 
 // startServer starts hostsim serve on state and port and waits until it
-// answers /v1/health.
-func startServer(t *testing.T, state string, port int) *server {
+// answers /v1/health; extra flags go last.
+func startServer(t *testing.T, state string, port int, extra ...string) *server {
 	t.Helper()
 	root := repoRoot()
-	cmd := exec.Command(filepath.Join(root, "build", "bin", "hostsim"), "serve",
-		"--port", strconv.Itoa(port), "--state", state,
-		"--config", filepath.Join(root, "wrangler.toml"),
-		"--no-crons", "--quiet", "--rate-limit-scale", "100000",
-		"--ai-model", filepath.Join(root, "packs", "models", "glove-cldr.100.embm"),
-		"--var", "ENVIRONMENT:development")
+	cmd := serveCommand(state, port, extra...)
 	cmd.Dir = root
 	s := &server{cmd: cmd, port: port, state: state, out: &syncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = s.out, s.out
@@ -93,6 +88,20 @@ func startServer(t *testing.T, state string, port int) *server {
 	_ = cmd.Process.Kill()
 	t.Fatalf("hostsim never became ready:\n%s", s.out.String())
 	return nil
+}
+
+// serveCommand is `hostsim serve` with the suites' flags.
+func serveCommand(state string, port int, extra ...string) *exec.Cmd {
+	root := repoRoot()
+	args := append([]string{"serve",
+		"--port", strconv.Itoa(port), "--state", state,
+		"--config", filepath.Join(root, "wrangler.toml"),
+		"--no-crons", "--quiet", "--rate-limit-scale", "100000",
+		"--ai-model", filepath.Join(root, "packs", "models", "glove-cldr.100.embm"),
+		"--var", "ENVIRONMENT:development"}, extra...)
+	cmd := exec.Command(filepath.Join(root, "build", "bin", "hostsim"), args...)
+	cmd.Dir = root
+	return cmd
 }
 
 // stop sends sig and waits for the process to end.
