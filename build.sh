@@ -47,6 +47,9 @@ for dir in packs/dist/*/; do
   fi
 done
 
+# The API reference (OpenAPI 3.1), served at /openapi.json.
+cp docs/openapi.json "$out/assets/openapi.json"
+
 # The hosted sets mapping (packs/cmd/setmap), read by /v1/sets/.
 mkdir -p "$out/assets/sets"
 cp packs/sets/sets.json "$out/assets/sets/"
