@@ -54,6 +54,7 @@ func call(t *testing.T, method, path string, body []byte, headers ...string) rep
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	checkContract(t, req, body, res, b)
 	return reply{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 

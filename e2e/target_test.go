@@ -69,7 +69,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
+	if spec, err = loadContract(root, tgt.base); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		tgt.stop()
+		os.Exit(1)
+	}
 	code := m.Run()
+	if c := finishContract(root); code == 0 {
+		code = c
+	}
 	tgt.stop()
 	ai.close()
 	clerk.Close()
