@@ -35,11 +35,17 @@ func (r reply) JSON(t *testing.T) map[string]any {
 // call sends one request to the target; headers alternate name, value.
 func call(t *testing.T, method, path string, body []byte, headers ...string) reply {
 	t.Helper()
+	return callAt(t, tgt.base, method, path, body, headers...)
+}
+
+// callAt is call to another instance of the Worker at base.
+func callAt(t *testing.T, base, method, path string, body []byte, headers ...string) reply {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(method, tgt.base+path, rd)
+	req, err := http.NewRequest(method, base+path, rd)
 	require.NoError(t, err)
 	// Each call comes from its own client address unless the test names
 	// one, so the anonymous 30/min limit per IP only bites where a test

@@ -95,7 +95,11 @@ func freePort() (int, error) {
 }
 
 // startHostsim runs the simulator in this process on the diag build.
-func startHostsim(root string) (*target, error) {
+func startHostsim(root string) (*target, error) { return startHostsimWith(root, workerVars()) }
+
+// startHostsimWith is startHostsim with other vars (an instance configured
+// otherwise than the target, beside it).
+func startHostsimWith(root string, vars map[string]string) (*target, error) {
 	state, err := os.MkdirTemp("", "e2e-hostsim")
 	if err != nil {
 		return nil, err
@@ -113,7 +117,7 @@ func startHostsim(root string) (*target, error) {
 		WithConsole(logFile, logFile).
 		WithCrons(false).
 		WithAI(ai)
-	for k, v := range workerVars() {
+	for k, v := range vars {
 		cfg = cfg.WithVar(k, v)
 	}
 	sim, err := hostsim.New(ctx, cfg)

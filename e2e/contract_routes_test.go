@@ -1,0 +1,179 @@
+package e2e
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Refusals every route of a kind shares, asked of every such route the
+// document names: the document's list of routes drives the tests, so a
+// route added to it is covered without a new test.
+
+// operation is one method of one path of the document.
+type operation struct {
+	method, template string
+	op               *openapi3.Operation
+}
+
+// operations lists the document's operations (CORS preflights aside) whose
+// security includes scheme, in a stable order.
+func operations(scheme string) []operation {
+	var out []operation
+	for _, template := range slices.Sorted(maps.Keys(spec.doc.Paths.Map())) {
+		item := spec.doc.Paths.Find(template)
+		for _, m := range slices.Sorted(maps.Keys(item.Operations())) {
+			op := item.GetOperation(m)
+			if m == http.MethodOptions || op.Security == nil {
+				continue
+			}
+			for _, req := range *op.Security {
+				if _, ok := req[scheme]; ok {
+					out = append(out, operation{m, template, op})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Every dashboard route refuses a caller without a session token (401
+// unauthorized), and every tenants API route a caller without a key.
+func TestEveryRouteNeedsItsCredentials(t *testing.T) {
+	for _, scheme := range []string{"sessionToken", "secretKey"} {
+		for _, o := range operations(scheme) {
+			if slices.ContainsFunc(*o.op.Security, func(r openapi3.SecurityRequirement) bool { return len(r) == 0 }) {
+				continue // anonymous callers are served
+			}
+			t.Run(o.method+" "+o.template, func(t *testing.T) {
+				r := call(t, o.method, pathFor(o.template), nil)
+				require.Equal(t, http.StatusUnauthorized, r.Status, string(r.Body))
+				if scheme == "sessionToken" {
+					assert.Equal(t, "unauthorized", errorCode(t, r))
+				} else {
+					assert.NotEmpty(t, r.JSON(t)["error"])
+				}
+			})
+		}
+	}
+}
+
+// A signed-in caller asking for an app, key, webhook, invite, member or
+// emoji that does not exist (or is not theirs: the same answer) gets 404.
+func TestEveryDashboardRouteHidesWhatIsNotYours(t *testing.T) {
+	u := planUser(t, "scale")
+	for _, o := range operations("sessionToken") {
+		if !strings.Contains(o.template, "{") {
+			continue
+		}
+		t.Run(o.method+" "+o.template, func(t *testing.T) {
+			var body any
+			if o.method == http.MethodPost || o.method == http.MethodPatch {
+				body = map[string]any{"role": "viewer"}
+			}
+			r := u.api(t, o.method, pathFor(o.template), body)
+			require.Equal(t, http.StatusNotFound, r.Status, string(r.Body))
+			assert.Contains(t, []string{"not_found", "invite_not_found"}, errorCode(t, r))
+		})
+	}
+}
+
+// Routes of a plan's features answer 402 plan_required, naming the
+// cheapest plan that has them, to an account below it (spec 2).
+func TestEveryPlanGatedRouteNamesThePlan(t *testing.T) {
+	owner := planUser(t, "scale")
+	app := newApp(t, owner)
+	hook := owner.api(t, "POST", "/api/apps/"+app+"/webhooks", map[string]any{"url": "http://localhost:9/gated"})
+	require.Equal(t, 201, hook.Status, string(hook.Body))
+	hookID := hook.JSON(t)["webhook"].(map[string]any)["id"].(string)
+	tenant := owner.api(t, "POST", "/api/apps/"+app+"/tenants", map[string]any{"externalId": "gated"})
+	require.Equal(t, 201, tenant.Status, string(tenant.Body))
+	tenantID := tenant.JSON(t)["tenant"].(map[string]any)["id"].(string)
+	require.Equal(t, 200, owner.api(t, "POST", "/api/auth/dev/plan", map[string]any{"plan": "free"}).Status)
+
+	cases := []struct{ method, path, plan string }{
+		{"GET", "/api/apps/" + app + "/webhooks", "scale"},
+		{"POST", "/api/apps/" + app + "/webhooks", "scale"},
+		{"PATCH", "/api/webhooks/" + hookID, "scale"},
+		{"DELETE", "/api/webhooks/" + hookID, "scale"},
+		{"POST", "/api/webhooks/" + hookID + "/test", "scale"},
+		{"GET", "/api/webhooks/" + hookID + "/deliveries", "scale"},
+		{"GET", "/api/apps/" + app + "/tenants", "scale"},
+		{"POST", "/api/apps/" + app + "/tenants", "scale"},
+		{"GET", "/api/apps/" + app + "/tenants/" + tenantID, "scale"},
+		{"DELETE", "/api/apps/" + app + "/tenants/" + tenantID, "scale"},
+		{"GET", "/api/apps/" + app + "/analytics", "pro"},
+		{"POST", "/api/apps/" + app + "/emoji/import/slack", "pro"},
+		{"POST", "/api/apps/" + app + "/emoji/import/discord", "pro"},
+		{"GET", "/api/team", "pro"},
+		{"POST", "/api/team/invites", "pro"},
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			body := map[string]any{"url": "http://localhost:9/x", "externalId": "x", "token": "xoxp-1", "botToken": "b", "guildId": "1", "role": "viewer"}
+			r := owner.api(t, c.method, c.path, body)
+			require.Equal(t, http.StatusPaymentRequired, r.Status, string(r.Body))
+			assert.Equal(t, "plan_required", errorCode(t, r))
+			assert.Equal(t, c.plan, r.JSON(t)["error"].(map[string]any)["plan"])
+		})
+	}
+}
+
+// Every tenants API route answers an account below Scale 402 and a key
+// over its 120 requests a minute 429 with Retry-After (spec 1).
+func TestEveryTenantsRoutePlanAndRateLimit(t *testing.T) {
+	_, _, _, sk := scaleApp(t, "pro", "https://tenants-limits.test")
+	ops := operations("secretKey")
+	ip := fmt.Sprintf("2001:db8:27:1::%x", time.Now().UnixNano()&0xffff)
+	for _, o := range ops {
+		if !strings.HasPrefix(o.template, "/v1/tenants") {
+			continue
+		}
+		r := call(t, o.method, pathFor(o.template), nil, "Authorization", "Bearer "+sk, "CF-Connecting-IP", ip)
+		assert.Equal(t, http.StatusPaymentRequired, r.Status, "%s %s: %s", o.method, o.template, r.Body)
+		assert.Equal(t, "plan_required", r.JSON(t)["error"])
+	}
+	limited := false
+	for i := 0; i < 130 && !limited; i++ {
+		limited = call(t, "GET", "/v1/tenants", nil, "Authorization", "Bearer "+sk, "CF-Connecting-IP", ip).Status == http.StatusTooManyRequests
+	}
+	require.True(t, limited, "the key's 121st call within a minute is refused")
+	for _, o := range ops {
+		r := call(t, o.method, pathFor(o.template), nil, "Authorization", "Bearer "+sk, "CF-Connecting-IP", ip)
+		require.Equal(t, http.StatusTooManyRequests, r.Status, "%s %s: %s", o.method, o.template, r.Body)
+		assert.Equal(t, "60", r.Header.Get("Retry-After"))
+	}
+}
+
+// A session token that reaches a Worker without identity-provider settings
+// answers 503 clerk_unconfigured on every dashboard route (spec 2,
+// Authentication 4). The instance is a hostsim beside the target, with
+// the target's vars but the CLERK_ ones.
+func TestDashboardWithoutIdentityProvider(t *testing.T) {
+	vars := workerVars()
+	for k := range vars {
+		if strings.HasPrefix(k, "CLERK_") {
+			delete(vars, k)
+		}
+	}
+	other, err := startHostsimWith(repoRoot(), vars)
+	require.NoError(t, err)
+	t.Cleanup(other.stop)
+	token := signUp(t).token
+	for _, o := range operations("sessionToken") {
+		t.Run(o.method+" "+o.template, func(t *testing.T) {
+			r := callAt(t, other.base, o.method, pathFor(o.template), []byte("{}"), "Authorization", "Bearer "+token, "Content-Type", "application/json")
+			require.Equal(t, http.StatusServiceUnavailable, r.Status, string(r.Body))
+			assert.Equal(t, "clerk_unconfigured", errorCode(t, r))
+		})
+	}
+}
