@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -159,15 +160,13 @@ func TestEveryTenantsRoutePlanAndRateLimit(t *testing.T) {
 // Authentication 4). The instance is a hostsim beside the target, with
 // the target's vars but the CLERK_ ones.
 func TestDashboardWithoutIdentityProvider(t *testing.T) {
-	vars := workerVars()
-	for k := range vars {
-		if strings.HasPrefix(k, "CLERK_") {
-			delete(vars, k)
+	other := beside(t, func(vars map[string]string) {
+		for k := range vars {
+			if strings.HasPrefix(k, "CLERK_") {
+				delete(vars, k)
+			}
 		}
-	}
-	other, err := startHostsimWith(repoRoot(), vars)
-	require.NoError(t, err)
-	t.Cleanup(other.stop)
+	})
 	token := signUp(t).token
 	for _, o := range operations("sessionToken") {
 		t.Run(o.method+" "+o.template, func(t *testing.T) {
@@ -176,4 +175,78 @@ func TestDashboardWithoutIdentityProvider(t *testing.T) {
 			assert.Equal(t, "clerk_unconfigured", errorCode(t, r))
 		})
 	}
+}
+
+// beside starts a hostsim next to the target with the target's vars as
+// edit leaves them, for the answers of a configuration the target lacks.
+func beside(t *testing.T, edit func(vars map[string]string)) *target {
+	t.Helper()
+	vars := workerVars()
+	edit(vars)
+	other, err := startHostsimWith(repoRoot(), vars)
+	require.NoError(t, err)
+	t.Cleanup(other.stop)
+	return other
+}
+
+// In production the development sign-in and plan routes do not exist
+// (spec 2, Authentication 6): 404 in the dashboard's error shape.
+func TestDevelopmentRoutesAbsentInProduction(t *testing.T) {
+	prod := beside(t, func(vars map[string]string) { vars["ENVIRONMENT"] = "production" })
+	for _, c := range []struct{ method, path string }{{"GET", "/api/auth/dev?login=someone"}, {"POST", "/api/auth/dev/plan"}} {
+		r := callAt(t, prod.base, c.method, c.path, []byte(`{"plan":"scale"}`), "Content-Type", "application/json")
+		assert.Equal(t, http.StatusNotFound, r.Status, "%s %s: %s", c.method, c.path, r.Body)
+		assert.Equal(t, "not_found", errorCode(t, r))
+	}
+}
+
+// The chat providers' own failures: a rate limit (429 import_rate_limited
+// with Retry-After) and no answer at all (502 import_unavailable, on an
+// instance whose provider addresses point at a closed port).
+func TestImportProviderFailures(t *testing.T) {
+	u := planUser(t, "pro")
+	app := newApp(t, u)
+	chat.SetRateLimited(true)
+	limited := u.api(t, "POST", "/api/apps/"+app+"/emoji/import/slack", map[string]any{"token": "xoxp-limited"})
+	chat.SetRateLimited(false)
+	require.Equal(t, http.StatusTooManyRequests, limited.Status, string(limited.Body))
+	assert.Equal(t, "import_rate_limited", errorCode(t, limited))
+	assert.Equal(t, "60", limited.Header.Get("Retry-After"))
+
+	down := beside(t, func(vars map[string]string) {
+		for _, k := range []string{"IMPORT_SLACK_API", "IMPORT_DISCORD_API", "IMPORT_DISCORD_CDN"} {
+			vars[k] = "http://127.0.0.1:1"
+		}
+	})
+	as := func(method, path string, v any) reply {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		return callAt(t, down.base, method, path, b, "Authorization", "Bearer "+u.token, "Content-Type", "application/json")
+	}
+	require.Equal(t, 200, as("POST", "/api/auth/dev/plan", map[string]any{"plan": "pro"}).Status)
+	created := as("POST", "/api/apps", map[string]any{"name": "down"})
+	require.Equal(t, 201, created.Status, string(created.Body))
+	downApp := created.JSON(t)["app"].(map[string]any)["id"].(string)
+	for path, body := range map[string]any{
+		"/slack":   map[string]any{"token": "xoxp-down"},
+		"/discord": map[string]any{"botToken": "bot-down", "guildId": "123"},
+	} {
+		r := as("POST", "/api/apps/"+downApp+"/emoji/import"+path, body)
+		assert.Equal(t, http.StatusBadGateway, r.Status, "%s: %s", path, r.Body)
+		assert.Equal(t, "import_unavailable", errorCode(t, r), path)
+	}
+}
+
+// A team has at most 50 open invites (409 invite_limit).
+func TestInviteLimit(t *testing.T) {
+	owner := planUser(t, "pro")
+	var last reply
+	for i := 0; i <= 50; i++ {
+		last = owner.api(t, "POST", "/api/team/invites", map[string]any{"role": "viewer"})
+		if last.Status != http.StatusCreated {
+			break
+		}
+	}
+	assert.Equal(t, http.StatusConflict, last.Status, string(last.Body))
+	assert.Equal(t, "invite_limit", errorCode(t, last))
 }
