@@ -250,3 +250,58 @@ func TestInviteLimit(t *testing.T) {
 	assert.Equal(t, http.StatusConflict, last.Status, string(last.Body))
 	assert.Equal(t, "invite_limit", errorCode(t, last))
 }
+
+// A database that cannot be read: the tenants API answers 503 unavailable
+// with Retry-After (the key store is unreadable, so the caller is served
+// as anonymous, which the tenants API cannot serve), and a custom emoji
+// image 503 (spec 1). The instance is a hostsim beside the target whose
+// tables are dropped.
+func TestDatabaseUnreadable(t *testing.T) {
+	broken := beside(t, func(map[string]string) {})
+	for _, table := range []string{"custom_emoji", "api_keys"} {
+		r := callAt(t, broken.base, "POST", "/__diag/d1/exec", []byte(`{"sql":"PRAGMA foreign_keys = OFF; DROP TABLE `+table+`"}`), "Content-Type", "application/json")
+		require.Equal(t, 200, r.Status, string(r.Body))
+	}
+	key := "Bearer sk_live_" + strings.Repeat("Ab1", 10) + "xy"
+	for _, o := range operations("secretKey") {
+		if !strings.HasPrefix(o.template, "/v1/tenants") {
+			continue
+		}
+		r := callAt(t, broken.base, o.method, pathFor(o.template), nil, "Authorization", key)
+		require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s %s: %s", o.method, o.template, r.Body)
+		assert.Equal(t, "unavailable", r.JSON(t)["error"])
+		assert.NotEmpty(t, r.Header.Get("Retry-After"))
+	}
+	r := callAt(t, broken.base, "GET", "/v1/custom/app_x/ce_x", nil)
+	assert.Equal(t, http.StatusServiceUnavailable, r.Status, string(r.Body))
+	assert.Equal(t, "no-store", r.Header.Get("Cache-Control"))
+}
+
+// Refusals the journeys leave out: a bad key on the reaction and image
+// routes, the development plan route without a session, and team and
+// billing routes acting on an owner the caller has no membership with.
+func TestRemainingRefusals(t *testing.T) {
+	bad := "?key=pk_live_" + strings.Repeat("Ab1", 10) + "xy"
+	for _, path := range []string{"/v1/suggest-reactions", "/v1/classify-image"} {
+		r := call(t, "POST", path+bad, []byte(`{"text":"hi"}`), "Content-Type", "application/json", "Origin", "https://a.test")
+		assert.Equal(t, http.StatusUnauthorized, r.Status, "%s: %s", path, r.Body)
+	}
+	r := call(t, "POST", "/api/auth/dev/plan", []byte(`{"plan":"pro"}`), "Content-Type", "application/json")
+	assert.Equal(t, http.StatusUnauthorized, r.Status, string(r.Body))
+	assert.Equal(t, "unauthorized", errorCode(t, r))
+
+	u := planUser(t, "pro")
+	stranger := accountID(t, planUser(t, "pro"))
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/api/team", nil}, {"GET", "/api/billing", nil},
+		{"POST", "/api/billing/upgrade", map[string]any{"plan": "scale"}},
+		{"POST", "/api/team/invites", map[string]any{"role": "viewer"}},
+	} {
+		r := u.api(t, c.method, c.path+"?owner="+stranger, c.body)
+		assert.Equal(t, http.StatusNotFound, r.Status, "%s %s: %s", c.method, c.path, r.Body)
+		assert.Equal(t, "not_found", errorCode(t, r))
+	}
+}
