@@ -47,6 +47,20 @@ for dir in packs/dist/*/; do
   fi
 done
 
+# The API reference (OpenAPI 3.1), served at /openapi.json, and its page at
+# /docs/: Scalar's standalone bundle from npm (scripts/install-api-tools.sh),
+# copied here so the page needs no CDN.
+cp docs/openapi.json "$out/assets/openapi.json"
+scalar=.apitools/node_modules/@scalar/api-reference/dist/browser/standalone.js
+if [ ! -f "$scalar" ] && command -v npm >/dev/null; then
+  scripts/install-api-tools.sh >/dev/null
+fi
+if [ -f "$scalar" ]; then
+  cp "$scalar" "$out/assets/docs/scalar.js"
+else
+  echo "build: npm not found: /docs has no renderer (scripts/install-api-tools.sh)"
+fi
+
 # The hosted sets mapping (packs/cmd/setmap), read by /v1/sets/.
 mkdir -p "$out/assets/sets"
 cp packs/sets/sets.json "$out/assets/sets/"

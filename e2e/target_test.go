@@ -69,7 +69,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
+	if spec, err = loadContract(root, tgt.base); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		tgt.stop()
+		os.Exit(1)
+	}
 	code := m.Run()
+	if c := finishContract(root); code == 0 {
+		code = c
+	}
 	tgt.stop()
 	ai.close()
 	clerk.Close()
@@ -87,7 +95,11 @@ func freePort() (int, error) {
 }
 
 // startHostsim runs the simulator in this process on the diag build.
-func startHostsim(root string) (*target, error) {
+func startHostsim(root string) (*target, error) { return startHostsimWith(root, workerVars()) }
+
+// startHostsimWith is startHostsim with other vars (an instance configured
+// otherwise than the target, beside it).
+func startHostsimWith(root string, vars map[string]string) (*target, error) {
 	state, err := os.MkdirTemp("", "e2e-hostsim")
 	if err != nil {
 		return nil, err
@@ -105,7 +117,7 @@ func startHostsim(root string) (*target, error) {
 		WithConsole(logFile, logFile).
 		WithCrons(false).
 		WithAI(ai)
-	for k, v := range workerVars() {
+	for k, v := range vars {
 		cfg = cfg.WithVar(k, v)
 	}
 	sim, err := hostsim.New(ctx, cfg)

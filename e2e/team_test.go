@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -47,6 +48,13 @@ func TestTeamInviteFlow(t *testing.T) {
 	assert.Equal(t, 410, again.Status)
 	assert.Equal(t, "invite_used", errorCode(t, again))
 	assert.Equal(t, 404, member.api(t, "POST", "/api/invites/not-a-token/accept", nil).Status)
+	// Secrets in paths are redacted in every log we write (issue 27).
+	logs, err := os.ReadFile(tgt.logPath)
+	require.NoError(t, err)
+	assert.NotContains(t, string(logs), token, "the request log never holds an invite token")
+	if tgt.name == "hostsim" {
+		assert.Contains(t, string(logs), "POST /api/invites/[redacted]/accept 200", "hostsim logs the request, token redacted")
+	}
 
 	apps := member.api(t, "GET", "/api/apps", nil)
 	require.Equal(t, 200, apps.Status)

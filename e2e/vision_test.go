@@ -140,6 +140,23 @@ func classifyImage(t *testing.T, query, ct string, body []byte, headers ...strin
 }
 
 // unique16 is a fresh 16-hex image hash.
+// keyedApp signs a user up with an app whose publishable key allows
+// origin; q is the "?key=" query that sends the key.
+func keyedApp(t *testing.T, origin string) (u user, appID, q string) {
+	t.Helper()
+	u = signUp(t)
+	appID, _, full := newAppWithKey(t, u, origin)
+	return u, appID, "?key=" + url.QueryEscape(full)
+}
+
+// appUsed is the app's part of a metric in the dashboard's usage answer.
+func appUsed(t *testing.T, u user, appID, metric string) float64 {
+	t.Helper()
+	res := u.api(t, "GET", "/api/apps/"+appID+"/usage", nil)
+	require.Equal(t, 200, res.Status, string(res.Body))
+	return res.JSON(t)["usage"].(map[string]any)[metric].(map[string]any)["appUsed"].(float64)
+}
+
 func unique16() string { return fmt.Sprintf("%016x", time.Now().UnixNano()) }
 
 // Every error row of POST /v1/classify-image (spec 1), before any model call.
@@ -205,33 +222,42 @@ func TestClassifyAnswerAndLabelCache(t *testing.T) {
 	assert.Equal(t, calls, visionCalls.Load(), "a cache hit makes no model call")
 }
 
-// The AI binding fails: 200, degraded, nothing to rank.
-func TestClassifyDegraded(t *testing.T) {
+// The AI binding fails: 503 vision_unavailable with Retry-After, never an
+// empty 200 that reads as "nothing in this picture" (issue 27), and a
+// keyed call is not counted.
+func TestClassifyVisionUnavailable(t *testing.T) {
+	const origin = "https://app.classify-outage.test"
+	u, appID, q := keyedApp(t, origin)
+	img := squareJPEG(t, color.RGBA{200, 20, 20, 255})
 	aiDown(t)
-	r := classifyImage(t, "", "image/jpeg", squareJPEG(t, color.Black))
-	require.Equal(t, 200, r.Status, string(r.Body))
-	body := r.JSON(t)
-	assert.Equal(t, true, body["degraded"])
-	assert.Empty(t, results(t, body))
-	assert.Equal(t, []any{}, body["keywords"])
+	for range 3 {
+		r := classifyImage(t, q, "image/jpeg", img, "Origin", origin)
+		require.Equal(t, 503, r.Status, string(r.Body))
+		assert.Equal(t, "30", r.Header.Get("Retry-After"))
+		assert.Equal(t, "no-store", r.Header.Get("Cache-Control"))
+		assert.Equal(t, "vision_unavailable", r.JSON(t)["error"])
+		assert.NotEmpty(t, r.JSON(t)["message"])
+	}
+	ai.down.Store(false)
+	require.Equal(t, 200, classifyImage(t, q, "image/jpeg", img, "Origin", origin).Status)
+	used := func() float64 { return appUsed(t, u, appID, "image_classifications") }
+	eventually(t, 40*time.Second, func() bool {
+		get(t, "/v1/search?q=cat"+strings.Replace(q, "?", "&", 1), "Origin", origin) // lets the instance flush
+		return used() >= 1
+	}, "the classification after the outage was never counted")
+	assert.Equal(t, 1.0, used(), "the three outage answers are not metered")
 }
 
 // Keyed calls count image_classifications; over the limit the model is
 // not called and the answer says overLimit.
 func TestClassifyMeteringAndOverLimit(t *testing.T) {
 	const origin = "https://app.classify.test"
-	u := signUp(t)
-	appID, _, full := newAppWithKey(t, u, origin)
-	q := "?key=" + url.QueryEscape(full)
+	u, appID, q := keyedApp(t, origin)
 	img := squareJPEG(t, color.RGBA{20, 200, 20, 255})
 	r := classifyImage(t, q, "image/jpeg", img, "Origin", origin)
 	require.Equal(t, 200, r.Status, string(r.Body))
 	assert.Equal(t, "A green square", r.JSON(t)["caption"])
-	usage := func() float64 {
-		res := u.api(t, "GET", "/api/apps/"+appID+"/usage", nil)
-		require.Equal(t, 200, res.Status, string(res.Body))
-		return res.JSON(t)["usage"].(map[string]any)["image_classifications"].(map[string]any)["appUsed"].(float64)
-	}
+	usage := func() float64 { return appUsed(t, u, appID, "image_classifications") }
 	eventually(t, 40*time.Second, func() bool {
 		classifyImage(t, q, "image/jpeg", img, "Origin", origin) // lets the instance flush
 		return usage() >= 1

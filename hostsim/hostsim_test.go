@@ -170,3 +170,24 @@ func TestRunPlainProgram(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "from file, from stdin", string(written))
 }
+
+// The request log never holds a credential taken in a path (issue 27:
+// invite tokens were written in full); ids, file names and hexcode
+// sequences stay readable.
+func TestRedactPath(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"/api/invites/Qm9vZ3lfdG9rZW5fMTIzNDU2Nzg5MF9hYmNkZWZnaGlqaw/accept", "/api/invites/[redacted]/accept"},
+		{"/x/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "/x/[redacted]"},
+		{"/v1/tenants/sk_live_Ab1Ab1Ab1Ab1Ab1Ab1Ab1Ab1Ab1Ab1xy", "/v1/tenants/[redacted]"},
+		{"/api/apps/app_1f2e3d4c5b6a79881f2e3d4c/keys", "/api/apps/app_1f2e3d4c5b6a79881f2e3d4c/keys"},
+		{"/v1/sets/noto/1f468-200d-1f469-200d-1f467-200d-1f466.svg", "/v1/sets/noto/1f468-200d-1f469-200d-1f467-200d-1f466.svg"},
+		{"/x/1f468-200d-1f469-200d-1f467-200d-1f466", "/x/1f468-200d-1f469-200d-1f467-200d-1f466"},
+		{"/v1/pack/2026.12.1/pack.en.json", "/v1/pack/2026.12.1/pack.en.json"},
+		{"/api/invites/abcdefghijklmnopqrstuvwxyzabcdefghijkl/accept", "/api/invites/[redacted]/accept"},
+		{"/v1/tenants/customer-42/emoji/party_parrot", "/v1/tenants/customer-42/emoji/party_parrot"},
+		{"/", "/"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, RedactPath(c.in), c.in)
+	}
+}

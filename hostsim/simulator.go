@@ -148,8 +148,48 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	status := s.serve(w, r)
 	if s.cfg.log != nil {
-		fmt.Fprintf(s.cfg.log, "%s %s %s %d %s\n", start.UTC().Format(time.RFC3339), r.Method, r.URL.Path, status, time.Since(start).Round(10*time.Microsecond))
+		fmt.Fprintf(s.cfg.log, "%s %s %s %d %s\n", start.UTC().Format(time.RFC3339), r.Method, RedactPath(r.URL.Path), status, time.Since(start).Round(10*time.Microsecond))
 	}
+}
+
+// minSecretSegment is the shortest path segment RedactPath takes for a
+// credential: 32 URL-safe characters hold 192 bits, more than any id a
+// route names, and as many as the shortest key or token a Worker may put in
+// a path (an invite token is 43).
+const minSecretSegment = 32
+
+// RedactPath replaces the path segments that look like credentials (a
+// long run of URL-safe base64 characters) with
+// "[redacted]", so a request log never holds a token a Worker takes in its
+// path. File names (a dot) and hexcode sequences keep their text.
+func RedactPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		if looksSecret(seg) {
+			segs[i] = "[redacted]"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func looksSecret(seg string) bool {
+	if len(seg) < minSecretSegment {
+		return false
+	}
+	hyphen, nonHex := false, false
+	for _, c := range []byte(seg) {
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+		case c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '_':
+			nonHex = true
+		case c == '-':
+			hyphen = true
+		default:
+			return false
+		}
+	}
+	hexcodes := hyphen && !nonHex // 1f468-200d-1f469-200d-1f467-200d-1f466
+	return !hexcodes
 }
 
 func (s *Simulator) serve(w http.ResponseWriter, r *http.Request) int {

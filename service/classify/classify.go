@@ -36,7 +36,7 @@ const (
 // Config wires a Service.
 type Config struct {
 	Packs       *search.Packs
-	Vision      Vision            // nil: no vision model bound (every answer degraded)
+	Vision      Vision            // nil: no vision model bound (every uncached answer is 503)
 	Meaning     reactions.Meaning // embeds the caption; nil: no caption embedding
 	Calibration fusion.Calibration
 	Cache       KV           // the label cache; nil: none
@@ -129,6 +129,25 @@ func parse(r *http.Request) (params, int, error) {
 	return p, 0, nil
 }
 
+// CodeVisionUnavailable is the error code of the answer given when the
+// vision model cannot label the image (503, Retry-After, not metered).
+const CodeVisionUnavailable = "vision_unavailable"
+
+// RetryAfterSeconds is the Retry-After of that answer: long enough for a
+// passing capacity error of Workers AI to clear.
+const RetryAfterSeconds = 30
+
+// unavailable answers 503 in the sets route's coded error shape
+// `{"error": code, "message": ...}`, with Retry-After.
+func unavailable(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Retry-After", strconv.Itoa(RetryAfterSeconds))
+	httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{
+		"error":   CodeVisionUnavailable,
+		"message": "The vision model could not label the image; retry after " + strconv.Itoa(RetryAfterSeconds) + " s.",
+	})
+}
+
 func isHex16(s string) bool {
 	if len(s) != 16 {
 		return false
@@ -172,10 +191,15 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p.image = nil // the image is not needed past the model call
+	if !have && !over {
+		// The vision model failed or answered nothing usable: an outage,
+		// which an empty 200 would pass off as "nothing in this picture".
+		// A code and Retry-After let the client retry; nothing is counted.
+		unavailable(w)
+		return
+	}
 	if !have {
-		// No label: the vision model failed or answered nothing usable
-		// (degraded), or the account is over its limit (not degraded).
-		res.Degraded = !over
+		// Over the limit with no cached label: 200, overLimit (spec 1).
 		httpx.JSON(w, http.StatusOK, res)
 		return
 	}

@@ -172,21 +172,27 @@ func TestClassifyAnswerAndCache(t *testing.T) {
 
 func TestClassifyDegraded(t *testing.T) {
 	img := jpegOf(t, 16, 16, color.Black)
-	// The vision model fails: degraded, empty, not counted.
-	s, _, m := newService(t, &vision{err: errors.New("3040: capacity")}, nil)
-	rec, res := classify(t, s, &keyed, "image/jpeg", img, "")
-	require.Equal(t, 200, rec.Code)
-	assert.True(t, res.Degraded)
-	assert.Empty(t, res.Results)
-	assert.Equal(t, []string{}, res.Keywords)
-	assert.Zero(t, m.counts[plans.ImageClassifications])
-	// A chatty answer without a label degrades too.
-	s, _, _ = newService(t, &vision{answer: "I'm sorry, I can't see images."}, nil)
-	_, res = classify(t, s, nil, "image/jpeg", img, "")
-	assert.True(t, res.Degraded)
+	// The vision model fails, answers without a label, or is not bound:
+	// 503 vision_unavailable with Retry-After, not counted.
+	outages := map[string]Vision{
+		"model error":      &vision{err: errors.New("3040: capacity")},
+		"answer, no label": &vision{answer: "I'm sorry, I can't see images."},
+		"no model":         nil,
+	}
+	for name, v := range outages {
+		t.Run(name, func(t *testing.T) {
+			s, _, m := newService(t, v, nil)
+			rec, _ := classify(t, s, &keyed, "image/jpeg", img, "")
+			require.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
+			assert.Equal(t, "30", rec.Header().Get("Retry-After"))
+			assert.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
+			assert.JSONEq(t, `{"error":"vision_unavailable","message":"The vision model could not label the image; retry after 30 s."}`, rec.Body.String())
+			assert.Zero(t, m.counts[plans.ImageClassifications])
+		})
+	}
 	// The caption cannot be embedded: fewer results, degraded.
-	s, _, m = newService(t, &vision{answer: catAnswer}, meaningtest.Failing{})
-	_, res = classify(t, s, &keyed, "image/jpeg", img, "")
+	s, _, m := newService(t, &vision{answer: catAnswer}, meaningtest.Failing{})
+	_, res := classify(t, s, &keyed, "image/jpeg", img, "")
 	assert.True(t, res.Degraded)
 	assert.Equal(t, "A cat sleeping on a sofa", res.Caption)
 	require.NotEmpty(t, res.Results)

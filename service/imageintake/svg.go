@@ -89,6 +89,7 @@ type svgChecker struct {
 	rootDone bool     // ... and ended: only comments and white space may follow
 	stack    []string // lower-case local names of the open elements
 	style    []byte   // text of the open <style> element
+	doctype  string   // the name of a DOCTYPE of another type before the root
 }
 
 func (c *svgChecker) token(tok xml.Token, n int) error {
@@ -104,6 +105,9 @@ func (c *svgChecker) token(tok xml.Token, n int) error {
 		if !c.rootSeen {
 			if t.Name.Local != "svg" || t.Name.Space != svgNS {
 				return refuse(ErrUnsupported, "not an SVG: the root element is not <svg> of the SVG namespace")
+			}
+			if c.doctype != "" {
+				return refuse(ErrUnsafeSVG, "a DOCTYPE declaration (%s)", c.doctype)
 			}
 			c.rootSeen = true
 		}
@@ -154,10 +158,14 @@ func (c *svgChecker) token(tok xml.Token, n int) error {
 		}
 	case xml.Directive:
 		// DOCTYPE and ENTITY declarations: external DTDs and entity
-		// expansion. A DOCTYPE of another document type is not an SVG.
-		if !c.rootSeen {
+		// expansion. A plain DOCTYPE of another document type (an HTML
+		// page) leaves the verdict to the root element: not an SVG, or an
+		// SVG with a DOCTYPE (unsafe). One with an internal subset
+		// declares entities, whatever it names.
+		if !c.rootSeen && !bytes.ContainsRune(t, '[') {
 			if name, ok := doctypeName(t); ok && !strings.EqualFold(localPart(name), "svg") {
-				return refuse(ErrUnsupported, "not an SVG: a %s document", name)
+				c.doctype = name
+				return nil
 			}
 		}
 		return refuse(ErrUnsafeSVG, "a DOCTYPE or ENTITY declaration")

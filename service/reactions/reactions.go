@@ -194,7 +194,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		w.Header().Set("Server-Timing", "total;dur="+ms(total))
 	}
-	httpx.JSON(w, http.StatusOK, res)
+	httpx.JSON(w, http.StatusOK, search.Reaction{Response: res})
 }
 
 func hitsOf(hs []search.Hit) []reactions.Hit {

@@ -129,6 +129,10 @@ func TestAnswer(t *testing.T) {
 	assert.Equal(t, "en", *res.AliasLocale)
 	assert.False(t, res.Degraded)
 	assert.Contains(t, rec.Header().Get("Server-Timing"), "embed;dur=")
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &fields))
+	assert.NotContains(t, fields, "culture", "the reaction response has no culture field (spec 1)")
+	assert.Contains(t, fields, "aliasLocale")
 
 	// Text is cut to 256 characters; the default limit applies.
 	_, res = post(t, s, nil, `{"text":"`+strings.Repeat("ha ", 200)+`"}`)

@@ -163,6 +163,14 @@ type Response struct {
 	Culture     any     `json:"culture"`
 }
 
+// Reaction is spec 1's reaction response: the search response without
+// `culture` (reactions have no culture layer). The always-nil field hides
+// the embedded one from encoding/json (the shallower field wins).
+type Reaction struct {
+	Response
+	NoCulture *struct{} `json:"culture,omitempty"`
+}
+
 // Cache-Control values of spec 1's table.
 const (
 	ccNormal  = "public, max-age=3600, s-maxage=86400"
