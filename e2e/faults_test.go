@@ -117,15 +117,17 @@ func TestHungEmbeddingBackend(t *testing.T) {
 }
 
 // A vision model that hangs: classify-image answers as for a vision model
-// that is unavailable, within the vision deadline (8 s), and the next
-// call does not wait again.
+// that is unavailable (503 vision_unavailable with Retry-After), within the
+// vision deadline (8 s), and the next call does not wait again.
 func TestHungVisionModel(t *testing.T) {
 	aiHang(t)
 	img := squareJPEG(t, color.RGBA{200, 20, 20, 255})
 	start := time.Now()
 	r := classifyImage(t, "", "image/jpeg", img)
 	took := time.Since(start)
-	assert.Less(t, r.Status, 500, string(r.Body))
+	assert.Equal(t, 503, r.Status, string(r.Body))
+	assert.Equal(t, "vision_unavailable", r.JSON(t)["error"])
+	assert.NotEmpty(t, r.Header.Get("Retry-After"))
 	assert.Less(t, took, 10*time.Second)
 	t.Logf("%s: classify under a hung vision model answered %d in %v", tgt.name, r.Status, took)
 	start = time.Now()
