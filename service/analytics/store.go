@@ -106,32 +106,17 @@ func (s *Store) Report(ctx context.Context, appID string, today time.Time, days 
 	last := today.UTC()
 	first := last.AddDate(0, 0, -(days - 1))
 	from, to := Day(first), Day(last)
-	rep := Report{Days: make([]DayCount, 0, days), TopQueries: []QueryCount{}, TopMisses: []MissCount{}}
+	rep := Report{TopQueries: []QueryCount{}, TopMisses: []MissCount{}}
 
-	res, err := s.db.All(ctx, store.Q(`SELECT day, sum(searches) AS searches, sum(misses) AS misses
-		FROM query_daily WHERE app_id = ? AND day BETWEEN ? AND ? GROUP BY day`, appID, from, to))
-	if err != nil {
+	var err error
+	if rep.Days, err = s.Days(ctx, appID, first, last); err != nil {
 		return Report{}, err
-	}
-	byDay, err := store.DecodeAll[DayCount](res.Rows)
-	if err != nil {
-		return Report{}, err
-	}
-	seen := make(map[string]DayCount, len(byDay))
-	for _, d := range byDay {
-		seen[d.Day] = d
-	}
-	for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
-		day := Day(d)
-		c := seen[day]
-		c.Day = day
-		rep.Days = append(rep.Days, c)
 	}
 
 	named := `SELECT query, sum(searches) AS searches, sum(misses) AS misses FROM query_daily
 		WHERE app_id = ?1 AND day BETWEEN ?2 AND ?3 AND qkey != 'overflow'
 		GROUP BY query HAVING sum(searches) >= ?4`
-	res, err = s.db.All(ctx, store.Q(named+` ORDER BY searches DESC, query LIMIT ?5`, appID, from, to, NameThreshold, TopN))
+	res, err := s.db.All(ctx, store.Q(named+` ORDER BY searches DESC, query LIMIT ?5`, appID, from, to, NameThreshold, TopN))
 	if err != nil {
 		return Report{}, err
 	}
@@ -153,6 +138,33 @@ func (s *Store) Report(ctx context.Context, appID string, today time.Time, days 
 		rep.TopMisses = []MissCount{}
 	}
 	return rep, nil
+}
+
+// Days reads an app's searches and misses per UTC day from first to last:
+// one entry per day, oldest first, with zeros for days without searches.
+// The dashboard's daily usage chart reads it for the month too.
+func (s *Store) Days(ctx context.Context, appID string, first, last time.Time) ([]DayCount, error) {
+	first, last = first.UTC(), last.UTC()
+	res, err := s.db.All(ctx, store.Q(`SELECT day, sum(searches) AS searches, sum(misses) AS misses
+		FROM query_daily WHERE app_id = ? AND day BETWEEN ? AND ? GROUP BY day`, appID, Day(first), Day(last)))
+	if err != nil {
+		return nil, err
+	}
+	byDay, err := store.DecodeAll[DayCount](res.Rows)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]DayCount, len(byDay))
+	for _, d := range byDay {
+		seen[d.Day] = d
+	}
+	out := []DayCount{}
+	for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
+		c := seen[Day(d)]
+		c.Day = Day(d)
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // Prune deletes rows past the retention of each plan (spec 2 Limits: Free
