@@ -46,8 +46,9 @@ esbuild=dashboard/.npm/node_modules/.bin/esbuild
 if [ -x "$esbuild" ]; then
   mkdir -p "$out/assets/dashboard"
   cp dashboard/index.html "$out/assets/dashboard/"
-  NODE_PATH=dashboard/.npm/node_modules "$esbuild" dashboard/src/main.js --bundle --minify --format=esm --target=es2020 \
-    --log-level=warning --outfile="$out/assets/dashboard/app.js"
+  # app.js, and uPlot split into a chunk the charts load when first shown.
+  NODE_PATH=dashboard/.npm/node_modules "$esbuild" app=dashboard/src/main.js --bundle --minify --format=esm \
+    --splitting --chunk-names='[name]-[hash]' --target=es2020 --log-level=warning --outdir="$out/assets/dashboard"
   "$esbuild" dashboard/app.css --bundle --minify --log-level=warning --outfile="$out/assets/dashboard/app.css"
 else
   echo "build: no dashboard: its libraries are missing (scripts/install-dashboard.sh needs npm)"

@@ -48,8 +48,9 @@ func TestDashboardBrowser(t *testing.T) {
 			t.Skipf("%s is missing (scripts/install-client-tools.sh installs it)", p)
 		}
 	}
-	js, err := os.ReadFile(filepath.Join(root, "build", "assets", "dashboard", "app.js"))
-	require.NoError(t, err, "build.sh bundles the dashboard (scripts/install-dashboard.sh)")
+	scripts, err := filepath.Glob(filepath.Join(root, "build", "assets", "dashboard", "*.js"))
+	require.NoError(t, err)
+	require.NotEmpty(t, scripts, "build.sh bundles the dashboard (scripts/install-dashboard.sh)")
 
 	r := webhookstest.NewReceiver(t)
 	shots := os.Getenv("E2E_SCREENSHOTS")
@@ -71,14 +72,17 @@ func TestDashboardBrowser(t *testing.T) {
 		Secret  string           `json:"secret"`
 		Axe     map[string][]any `json:"axe"`
 		Foreign []string         `json:"foreign"`
-		Timings map[string]int64 `json:"timings"`
-		Custom  map[string]any   `json:"customFirst"`
+		Timings struct {
+			FirstVisitMedianMs int64 `json:"firstVisitMedianMs"`
+			AppsInteractiveMs  int64 `json:"appsInteractiveMs"`
+		} `json:"timings"`
+		Custom map[string]any `json:"customFirst"`
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &seen))
 	assert.True(t, seen.OK)
 	assert.Empty(t, seen.Foreign, "no request to anything but the same origin")
-	assert.GreaterOrEqual(t, len(seen.Axe), 15, "axe-core scanned every page")
+	assert.GreaterOrEqual(t, len(seen.Axe), 18, "axe-core scanned every page")
 	assert.Equal(t, "custom", seen.Custom["source"])
 
 	// The test event the dashboard sent reached the receiver, signed with
@@ -89,12 +93,18 @@ func TestDashboardBrowser(t *testing.T) {
 	assert.Equal(t, "webhook.test", first.Header.Get("Service-Event"))
 	assert.Empty(t, webhookstest.Verify(seen.Secret, first.Header.Get("Service-Signature"), first.Body, first.At))
 
-	gz := gzipLen(t, js)
-	t.Logf("dashboard JS: %d bytes min, %d gzip; interactive: sign-in page %d ms (first load), apps page %d ms (signed in, warm)",
-		len(js), gz, seen.Timings["signInInteractiveMs"], seen.Timings["appsInteractiveMs"])
+	// Every script of the app: app.js and the chunks it loads.
+	size, gz := 0, 0
+	for _, p := range scripts {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		size, gz = size+len(b), gz+gzipLen(t, b)
+	}
+	t.Logf("dashboard JS: %d files, %d bytes min, %d gzip; interactive: first visit %d ms (median of 5), apps page %d ms (signed in)",
+		len(scripts), size, gz, seen.Timings.FirstVisitMedianMs, seen.Timings.AppsInteractiveMs)
 	// The issue's bar is 1 s; this catches a regression without failing on
-	// a busy shared machine (the measured figure is in BENCHMARKS.md).
-	assert.LessOrEqual(t, seen.Timings["appsInteractiveMs"], int64(3000), "apps page interactive")
+	// a busy shared machine (the measured figures are in BENCHMARKS.md).
+	assert.LessOrEqual(t, seen.Timings.FirstVisitMedianMs, int64(3000), "first visit interactive")
 	assert.LessOrEqual(t, gz, dashboardJSBudget, "dashboard JS min+gzip")
 
 	for _, path := range []string{"/dashboard/", "/dashboard/apps/app_x/keys", "/dashboard/invite/tok"} {
