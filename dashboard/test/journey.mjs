@@ -163,6 +163,7 @@ try {
   await page.locator('#analytics-chart').waitFor()
   await page.getByRole('button', { name: '7 days' }).click()
   await page.getByText('Last 7 days').waitFor()
+  await page.getByRole('cell', { name: 'English (en)' }).waitFor() // the three keyed searches' locale
   await scan(page, 'analytics')
 
   // Upload an emoji by dropping a file on the drop zone.

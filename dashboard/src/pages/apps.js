@@ -165,6 +165,7 @@ function AnalyticsTab ({ app }) {
       <div class="cols">
         <section><h2>Top queries</h2><${QueryTable} rows=${r.data.topQueries} k="searches" label="Searches" /></section>
         <section><h2>Top misses</h2><${QueryTable} rows=${r.data.topMisses} k="misses" label="Misses" /></section>
+        <section><h2>Locales</h2><${LocaleTable} rows=${r.data.locales || []} /></section>
       </div>
       <p class="hint">A query is named once the app saw it at least 5 times in the window.</p>`}`
 }
@@ -173,6 +174,16 @@ function QueryTable ({ rows, k, label }) {
   if (!rows.length) return html`<p class="muted">None yet.</p>`
   return html`<table class="list"><thead><tr><th scope="col">Query</th><th scope="col">${label}</th></tr></thead>
     <tbody>${rows.map((q) => html`<tr><td>${q.query}</td><td>${q[k]}</td></tr>`)}</tbody></table>`
+}
+
+const localeNames = new Intl.DisplayNames(['en'], { type: 'language' })
+const localeName = (l) => { try { return `${localeNames.of(l)} (${l})` } catch { return l } }
+
+function LocaleTable ({ rows }) {
+  if (!rows.length) return html`<p class="muted">None yet.</p>`
+  const total = rows.reduce((n, r) => n + r.searches, 0)
+  return html`<table class="list"><thead><tr><th scope="col">Locale</th><th scope="col">Searches</th><th scope="col">Share</th></tr></thead>
+    <tbody>${rows.map((r) => html`<tr><td>${localeName(r.locale)}</td><td>${r.searches}</td><td>${Math.round(r.searches * 100 / total)} %</td></tr>`)}</tbody></table>`
 }
 
 function SettingsTab ({ app, reload }) {
