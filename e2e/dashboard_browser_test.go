@@ -112,6 +112,7 @@ func TestDashboardBrowser(t *testing.T) {
 		require.Equal(t, 200, res.Status, path)
 		assert.Contains(t, res.Header.Get("Content-Type"), "text/html", path)
 		assert.Contains(t, string(res.Body), `src="/dashboard/app.js"`, path)
+		assert.Equal(t, "DENY", res.Header.Get("X-Frame-Options"), "%s: the asset server and the Worker agree", path)
 	}
 	assert.Equal(t, 404, get(t, "/dashboard/missing.js").Status, "a missing file is not the page")
 }
