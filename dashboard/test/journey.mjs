@@ -4,7 +4,11 @@
 // TestDashboardBrowser (e2e/dashboard_browser_test.go), which starts the
 // Worker, the webhook receiver and checks what arrived there.
 //
-//	node dashboard/test/journey.mjs BASE_URL RECEIVER_URL EMOJI.png SHOT_DIR
+//	node dashboard/test/journey.mjs BASE_URL RECEIVER_URL EMOJI.png SHOT_DIR [SLACK_TOKEN]
+//
+// SLACK_TOKEN is a token the service's team-chat import (a fake provider
+// under test) lists "blobwave" and "zorblax" for; without it the import
+// step only checks a refused token.
 //
 // Prints one JSON line of what it saw; exits non-zero on the first failed check.
 import { createRequire } from 'node:module'
@@ -15,7 +19,7 @@ import { join } from 'node:path'
 const require = createRequire(fileURLToPath(new URL('../../client/.tools/', import.meta.url)))
 const { chromium } = require('playwright-core')
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-const [base, receiver, emojiPng, shots] = process.argv.slice(2)
+const [base, receiver, emojiPng, shots, slackToken] = process.argv.slice(2)
 if (!shots) throw new Error('usage: journey.mjs BASE_URL RECEIVER_URL EMOJI.png SHOT_DIR')
 
 const seen = { axe: {}, foreign: [], errors: [], timings: {} }
@@ -214,7 +218,17 @@ try {
   await page.getByRole('cell', { name: 'acme' }).waitFor()
   await scan(page, 'tenants')
   await tab(page, 'Imports', 'Journey app: Imports')
+  await page.getByLabel('User token (emoji:read)').fill('xoxp-not-a-token')
+  await page.getByRole('button', { name: 'Import from Slack' }).click()
+  await page.locator('#f-token[aria-invalid="true"]').waitFor()
+  seen.importRefused = await page.locator('[role="alert"]').first().innerText()
+  check(/refused the token/.test(seen.importRefused), 'import_auth_failed in words, on the token field')
   await scan(page, 'imports')
+  if (slackToken) {
+    await page.getByLabel('User token (emoji:read)').fill(slackToken)
+    await page.getByRole('button', { name: 'Import from Slack' }).click()
+    await page.getByText('Imported 1, skipped 1 (1 exists).').waitFor()
+  }
   await tab(page, 'Settings', 'Journey app: Settings')
   await scan(page, 'settings')
 
