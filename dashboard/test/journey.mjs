@@ -64,6 +64,12 @@ const nav = async (page, name) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
   await heading(page, name)
 }
+// confirm clicks a button that asks first, and answers the dialog.
+const confirm = async (page, button, answer) => {
+  await button.click()
+  await page.getByRole('dialog').getByRole('button', { name: answer, exact: true }).click()
+  await page.getByRole('dialog').waitFor({ state: 'hidden' })
+}
 const search = async (key, q) => {
   const res = await fetch(`${base}/v1/search?q=${encodeURIComponent(q)}&limit=5`, { headers: { Authorization: 'Bearer ' + key } })
   return { status: res.status, body: await res.json() }
@@ -210,6 +216,9 @@ try {
   check(/webhook\.test/.test(seen.delivery) && /delivered/.test(seen.delivery), 'the log names the event and its result')
   await scan(page, 'webhooks')
   await page.screenshot({ path: join(shots, 'dashboard-webhooks.png'), fullPage: true })
+  await page.getByRole('button', { name: 'Disable' }).click()
+  await page.getByText(/^Disabled /).waitFor()
+  await page.getByRole('button', { name: 'Enable' }).waitFor()
 
   // The other tabs: tenants (create, then list), imports, settings.
   await tab(page, 'Tenants', 'Journey app: Tenants')
@@ -217,6 +226,8 @@ try {
   await page.getByRole('button', { name: 'Add tenant' }).click()
   await page.getByRole('cell', { name: 'acme' }).waitFor()
   await scan(page, 'tenants')
+  await confirm(page, page.getByRole('row').filter({ hasText: 'acme' }).getByRole('button', { name: 'Delete' }), 'Delete')
+  await page.getByText('No tenants yet.').waitFor()
   await tab(page, 'Imports', 'Journey app: Imports')
   await page.getByLabel('User token (emoji:read)').fill('xoxp-not-a-token')
   await page.getByRole('button', { name: 'Import from Slack' }).click()
@@ -228,6 +239,11 @@ try {
     await page.getByLabel('User token (emoji:read)').fill(slackToken)
     await page.getByRole('button', { name: 'Import from Slack' }).click()
     await page.getByText('Imported 1, skipped 1 (1 exists).').waitFor()
+    await tab(page, 'Custom emoji', 'Journey app: Custom emoji')
+    const card = page.locator('.emoji-card').filter({ hasText: ':blobwave:' })
+    check(/slack/.test(await card.innerText()), 'the imported emoji is in the gallery, from slack')
+    await confirm(page, card.getByRole('button', { name: 'Delete' }), 'Delete')
+    await card.waitFor({ state: 'detached' })
   }
   await tab(page, 'Settings', 'Journey app: Settings')
   await scan(page, 'settings')
