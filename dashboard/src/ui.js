@@ -133,9 +133,12 @@ export function Secret ({ title, value, children }) {
   </div>`
 }
 
+let dialogs = 0
+
 // Confirm is a button that asks in a modal dialog before it acts.
 export function Confirm ({ label, title, body, confirmLabel, onConfirm, danger = true }) {
   const ref = useRef(null)
+  const id = useRef('dlg-' + ++dialogs).current
   const [error, setError] = useState(null)
   const [busy, setBusy] = useState(false)
   const go = async () => {
@@ -152,8 +155,8 @@ export function Confirm ({ label, title, body, confirmLabel, onConfirm, danger =
   }
   return html`<span>
     <button type="button" class=${danger ? 'danger' : 'secondary'} onClick=${() => ref.current.showModal()}>${label}</button>
-    <dialog ref=${ref} aria-labelledby=${'dlg-' + title.replace(/\W+/g, '-')}>
-      <h2 id=${'dlg-' + title.replace(/\W+/g, '-')}>${title}</h2>
+    <dialog ref=${ref} aria-labelledby=${id}>
+      <h2 id=${id}>${title}</h2>
       <p>${body}</p>
       <${ErrorNote} error=${error} />
       <div class="row">

@@ -6,9 +6,10 @@
 //
 //	node dashboard/test/journey.mjs BASE_URL RECEIVER_URL EMOJI.png SHOT_DIR [SLACK_TOKEN]
 //
-// SLACK_TOKEN is a token the service's team-chat import (a fake provider
-// under test) lists "blobwave" and "zorblax" for; without it the import
-// step only checks a refused token.
+// The service must point its team-chat import at a fake provider
+// (IMPORT_SLACK_API, as the e2e suite does); SLACK_TOKEN is a token that
+// fake lists "blobwave" and "zorblax" for; without it the import step only
+// checks a refused token.
 //
 // Prints one JSON line of what it saw; exits non-zero on the first failed check.
 import { createRequire } from 'node:module'
