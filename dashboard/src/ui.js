@@ -71,7 +71,6 @@ export function ErrorNote ({ error }) {
 export function useForm (submit) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState(null)
-  const formRef = useRef(null)
   const onSubmit = async (e) => {
     e.preventDefault()
     const form = e.currentTarget
@@ -94,7 +93,7 @@ export function useForm (submit) {
   const FieldError = ({ name, id }) => error && error.field === name
     ? html`<p class="field-error" id=${id + '-error'}>${error.serverMessage || error.message}</p>`
     : null
-  return { busy, error, setError, onSubmit, fieldProps, FieldError, formRef }
+  return { busy, error, setError, onSubmit, fieldProps, FieldError }
 }
 
 // Field is a labelled input with its error line.
