@@ -3,7 +3,8 @@
 # no build id, the Go toolchain pinned in go.mod):
 #   build/worker/        the module wrangler deploys: worker.mjs, wasm_exec.js, app.wasm
 #   build/worker-diag/   the same module with the test-only diagnostics routes (tag diag)
-#   build/assets/        static assets served before the Worker
+#   build/assets/        static assets served before the Worker (the dashboard
+#                        web app under build/assets/dashboard/)
 #   build/bin/hostsim    the local simulator
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,6 +36,23 @@ cp -R assets/. "$out/assets/"
 mkdir -p "$out/assets/client/src"
 cp client/index.js client/core.js client/index.d.ts "$out/assets/client/"
 cp client/src/*.js "$out/assets/client/src/"
+# The dashboard web app at /dashboard/ (dashboard/): its source bundled and
+# minified with the pinned libraries of scripts/install-dashboard.sh, so no
+# CDN is needed at run time.
+if command -v npm >/dev/null; then
+  scripts/install-dashboard.sh >/dev/null
+fi
+esbuild=dashboard/.npm/node_modules/.bin/esbuild
+if [ -x "$esbuild" ]; then
+  mkdir -p "$out/assets/dashboard"
+  cp dashboard/index.html "$out/assets/dashboard/"
+  # app.js, and uPlot split into a chunk the charts load when first shown.
+  NODE_PATH=dashboard/.npm/node_modules "$esbuild" app=dashboard/src/main.js --bundle --minify --format=esm \
+    --splitting --chunk-names='[name]-[hash]' --target=es2020 --log-level=warning --outdir="$out/assets/dashboard"
+  "$esbuild" dashboard/app.css --bundle --minify --log-level=warning --outfile="$out/assets/dashboard/app.css"
+else
+  echo "build: no dashboard: its libraries are missing (scripts/install-dashboard.sh needs npm)"
+fi
 for dir in packs/dist/*/; do
   version=$(basename "$dir")
   mkdir -p "$out/assets/v1/pack/$version"

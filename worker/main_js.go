@@ -109,7 +109,7 @@ func main() {
 			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
 		}
 	}
-	extraRoutes = append(extraRoutes, shardRoutes, setRoutes)
+	extraRoutes = append(extraRoutes, shardRoutes, setRoutes, dashboardAppRoutes)
 	var svc http.Handler = api.New(cfg, extraRoutes...)
 	if hooks != nil {
 		svc = hooks.Middleware(jsbridge.WaitUntil)(svc)

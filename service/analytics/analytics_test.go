@@ -243,6 +243,7 @@ func TestReport(t *testing.T) {
 	assert.Equal(t, DayCount{"2026-11-27", 6, 5}, rep.Days[6], "today last")
 	assert.Equal(t, []QueryCount{{"zzz", 9}, {"cat", 5}}, rep.TopQueries)
 	assert.Equal(t, []MissCount{{"zzz", 6}, {"cat", 1}}, rep.TopMisses)
+	assert.Equal(t, []LocaleCount{{"en", 17}, {"fr", 1}}, rep.Locales, "every query's locale, the overflow row aside")
 
 	rep, err = NewStore(d).Report(bg, app, today, 30)
 	require.NoError(t, err)

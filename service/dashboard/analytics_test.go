@@ -60,6 +60,7 @@ func TestAnalyticsRoute(t *testing.T) {
 			assert.Equal(t, map[string]any{"day": "2026-11-20", "searches": 6.0, "misses": 2.0}, days[len(days)-1])
 			assert.Equal(t, []any{map[string]any{"query": "cat", "searches": 6.0}}, m["topQueries"])
 			assert.Equal(t, []any{map[string]any{"query": "cat", "misses": 2.0}}, m["topMisses"])
+			assert.Equal(t, []any{map[string]any{"locale": "en", "searches": 6.0}}, m["locales"])
 		})
 	}
 

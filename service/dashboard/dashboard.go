@@ -34,7 +34,7 @@
 //	POST   /api/apps/:id/keys      {kind, allowedOrigins?} → 201 {key, fullKey}
 //	PATCH  /api/keys/:id           {allowedOrigins} → {key}
 //	DELETE /api/keys/:id           → {key} (revoked; revoking again keeps the first time)
-//	GET    /api/apps/:id/usage     {appId, period, plan, usage: {<metric>: {used, limit, percent, status, appUsed}}}
+//	GET    /api/apps/:id/usage     {appId, period, plan, usage: {<metric>: {used, limit, percent, status, appUsed}}, days: [{day, searches, misses}]}
 //	GET    /api/billing[?owner=]   {plan, period, usage: {<metric>: n}, limits: {<metric>: n|null, maxApps}, appCount, provider: null, waitlistPlan}
 //	POST   /api/billing/upgrade    {plan, email?} → {status: "waitlist", plan}
 //	POST   /api/waitlist           {email, plan?} → {status: "waitlist", plan}, or 303 for forms

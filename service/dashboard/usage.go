@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/service/accounts"
+	"github.com/emojisearch/emojisearch/service/analytics"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/plans"
 )
@@ -93,7 +94,27 @@ func (d *Dashboard) appUsage(w http.ResponseWriter, r *http.Request) {
 		limit, _ := limits.Monthly(m)
 		out[m] = metricUsage(u[m].Account, u[m].App, limit)
 	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"appId": e.ID, "period": period, "plan": limits.Name, "usage": out})
+	days, err := d.usageDays(r, e.ID, period)
+	if err != nil {
+		d.internal(w, "usage", err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"appId": e.ID, "period": period, "plan": limits.Name, "usage": out, "days": days})
+}
+
+// usageDays is the app's keyed searches per UTC day of period, up to today
+// (the dashboard's daily chart): the search analytics' day totals, which
+// count every keyed search and are kept 7 days on Free and Solo.
+func (d *Dashboard) usageDays(r *http.Request, appID, period string) ([]analytics.DayCount, error) {
+	first, _ := time.Parse("2006-01", period)
+	last := first.AddDate(0, 1, -1)
+	if now := d.cfg.now().UTC(); now.Before(last) {
+		last = now
+	}
+	if last.Before(first) {
+		return []analytics.DayCount{}, nil
+	}
+	return analytics.NewStore(d.cfg.db).Days(r.Context(), appID, first, last)
 }
 
 func (d *Dashboard) billing(w http.ResponseWriter, r *http.Request) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/service/accounts"
+	"github.com/emojisearch/emojisearch/service/analytics"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/store"
 )
@@ -149,4 +150,46 @@ func TestBillingAndUpgrade(t *testing.T) {
 	}
 	r = e.do(req{method: "GET", path: "/api/billing?owner=acc_missing", token: "u"})
 	assert.Equal(t, http.StatusNotFound, r.Code)
+}
+
+// The daily chart's figures: one entry per UTC day of the month up to
+// today (2026-11-20 in the test clock), every day of a past month, from
+// the search analytics' day totals, on every plan.
+func TestUsageDays(t *testing.T) {
+	e := newEnv(t)
+	e.user("u", "u@x.io", plans.Free)
+	app := e.createApp("u", "production")
+	other := e.createApp("u", "production")
+	require.NoError(t, analytics.NewStore(e.db).AddRows(bg, []analytics.Row{
+		{AppID: app, Day: "2026-11-02", Key: analytics.QueryKey("en", "cat"), Locale: "en", Query: "cat", Searches: 3, Misses: 1},
+		{AppID: app, Day: "2026-11-20", Key: analytics.QueryKey("en", "dog"), Locale: "en", Query: "dog", Searches: 4},
+		{AppID: app, Day: "2026-11-20", Key: analytics.QueryKey("fr", "chat"), Locale: "fr", Query: "chat", Searches: 2},
+		{AppID: app, Day: "2026-10-31", Key: analytics.QueryKey("en", "cat"), Locale: "en", Query: "cat", Searches: 9},
+		{AppID: other, Day: "2026-11-20", Key: analytics.QueryKey("en", "cat"), Locale: "en", Query: "cat", Searches: 50},
+	}))
+	cases := []struct {
+		name, query string
+		n           int
+		want        map[string][2]float64 // day → searches, misses
+	}{
+		{"this month up to today", "", 20, map[string][2]float64{"2026-11-01": {0, 0}, "2026-11-02": {3, 1}, "2026-11-20": {6, 0}}},
+		{"a past month, every day", "?period=2026-10", 31, map[string][2]float64{"2026-10-01": {0, 0}, "2026-10-31": {9, 0}}},
+		{"a future month is empty", "?period=2026-12", 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(req{method: "GET", path: "/api/apps/" + app + "/usage" + tc.query, token: "u"})
+			require.Equal(t, http.StatusOK, r.Code, r.Body.String())
+			days := r.json()["days"].([]any)
+			require.Len(t, days, tc.n)
+			got := map[string][2]float64{}
+			for _, d := range days {
+				m := d.(map[string]any)
+				got[m["day"].(string)] = [2]float64{m["searches"].(float64), m["misses"].(float64)}
+			}
+			for day, want := range tc.want {
+				assert.Equal(t, want, got[day], day)
+			}
+		})
+	}
 }
