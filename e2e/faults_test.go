@@ -137,7 +137,8 @@ func TestHungVisionModel(t *testing.T) {
 }
 
 // rawPost sends a request written by hand and returns the status line the
-// server answers (or the read error), within wait.
+// server answers (or the read error), within wait; the rest of the answer
+// goes to the test log.
 func rawPost(t *testing.T, request string, wait time.Duration) (string, error) {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(tgt.base, "http://"))
@@ -146,7 +147,13 @@ func rawPost(t *testing.T, request string, wait time.Duration) (string, error) {
 	_, err = fmt.Fprint(conn, request)
 	require.NoError(t, err)
 	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
-	line, err := bufio.NewReader(conn).ReadString('\n')
+	br := bufio.NewReader(conn)
+	line, err := br.ReadString('\n')
+	if err == nil {
+		rest := make([]byte, 512)
+		n, _ := br.Read(rest)
+		t.Logf("%s: %s\n%s", tgt.name, strings.TrimSpace(line), rest[:n])
+	}
 	return strings.TrimSpace(line), err
 }
 

@@ -44,9 +44,8 @@ func main() {
 	}
 	cfg.Semantic = embedder != nil
 	if embedder != nil {
-		breaker := newBreaker("embedding", modelguard.DefaultDeadline)
-		cfg.SemanticCheck = semanticCheck(breaker, embedder)
-		embedder = meaning.Guarded{Embedder: embedder, Breaker: breaker}
+		guarded := meaning.Guarded{Embedder: embedder, Breaker: newBreaker("embedding", modelguard.DefaultDeadline)}
+		cfg.SemanticCheck, embedder = guarded.Available, guarded
 	}
 	var meter *metering.Meter
 	var custom *customemoji.Index

@@ -110,19 +110,6 @@ func newBreaker(name string, deadline time.Duration) *modelguard.Breaker {
 	return b
 }
 
-// semanticCheck is /v1/health's view of the meaning tier: the breaker's
-// state and the last call's outcome, or a one-word embedding when no call
-// ended recently (so a model that is bound but does not answer, as with
-// `hostsim serve --ai-model none`, reads false).
-func semanticCheck(b *modelguard.Breaker, e meaning.Embedder) func(context.Context) bool {
-	return func(ctx context.Context) bool {
-		return b.Check(ctx, func(ctx context.Context) error {
-			_, err := e.Embed(ctx, []string{"health"})
-			return err
-		})
-	}
-}
-
 // assetCultures reads culture files from the ASSETS binding; 404 means the
 // locale has none.
 type assetCultures struct{ version string }

@@ -157,8 +157,21 @@ func TestFaultSuite(t *testing.T) {
 	assert.Contains(t, lastLine(out), "hostsim: D1 DB")
 	assert.Contains(t, lastLine(out), "quick_check")
 	require.NoError(t, os.WriteFile(files[0], good, 0o644))
-	srv = startServer(t, state, port)
+
+	// The good copy starts; with no embedding model bound (the vision model
+	// still is, so AI is), health and search say so and nothing is cached.
+	srv = startServer(t, state, port, "--ai-model", "none")
 	t.Cleanup(func() { _ = srv.cmd.Process.Kill() })
+	c = newClient(srv.base(), l)
+	_, _, health, _ = c.do(t.Context(), "GET", "/v1/health", nil)
+	assert.Equal(t, false, health["semantic"], "--ai-model none: no meaning tier")
+	for range 2 {
+		st, h, v, _ := c.do(t.Context(), "GET", "/v1/search?q=joy", nil)
+		assert.Equal(t, 200, st)
+		assert.Equal(t, true, v["degraded"])
+		assert.Equal(t, false, v["cached"])
+		assert.Equal(t, "no-store", h.Get("Cache-Control"))
+	}
 	srv.stop(t, syscall.SIGTERM)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/emojisearch/emojisearch/service/internal/meaningtest"
 	"github.com/emojisearch/emojisearch/service/meaning"
 	"github.com/emojisearch/emojisearch/service/metering"
+	"github.com/emojisearch/emojisearch/service/modelguard"
 	"github.com/emojisearch/emojisearch/service/plans"
 	"github.com/emojisearch/emojisearch/service/reactions"
 )
@@ -219,4 +220,36 @@ func TestClassifyOverLimit(t *testing.T) {
 	assert.True(t, res.Cached, "a cached label is still served")
 	assert.NotEmpty(t, res.Results)
 	assert.Equal(t, 1, m.counts[plans.ImageClassifications], "nothing counted over the limit")
+}
+
+// hungVision accepts the picture and never answers (until its context ends).
+type hungVision struct{ calls int }
+
+func (h *hungVision) Describe(ctx context.Context, _ []byte) (string, error) {
+	h.calls++
+	<-ctx.Done()
+	return "", ctx.Err()
+}
+
+// A hung vision model costs one deadline: the route answers as for a
+// model that is unavailable, and while the breaker is open the model is
+// not called; nothing is counted (issue 31).
+func TestClassifyHungVisionModel(t *testing.T) {
+	img := jpegOf(t, 16, 16, color.Black)
+	b, err := modelguard.New(modelguard.NewConfig("vision").WithDeadline(50 * time.Millisecond))
+	require.NoError(t, err)
+	hung := &hungVision{}
+	s, _, m := newService(t, GuardedVision{Vision: hung, Breaker: b}, nil)
+	for range 3 {
+		start := time.Now()
+		rec, res := classify(t, s, &keyed, "image/jpeg", img, "")
+		require.Equal(t, 200, rec.Code)
+		assert.True(t, res.Degraded)
+		assert.Less(t, time.Since(start), 2*time.Second)
+	}
+	assert.Equal(t, 1, hung.calls, "one call reached the hung model")
+	assert.Zero(t, m.counts[plans.ImageClassifications])
+	_, err = GuardedVision{Vision: hung, Breaker: b}.Describe(context.Background(), img)
+	assert.ErrorIs(t, err, ErrVision)
+	assert.ErrorIs(t, err, modelguard.ErrOpen)
 }

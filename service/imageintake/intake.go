@@ -53,8 +53,8 @@ type Image struct {
 // Error is a refusal, carrying the spec's error code and status so every
 // caller answers the same way. All refusals concern the field `file`.
 type Error struct {
-	Code   string // image_too_large, unsupported_image, unsafe_svg, invalid_request
-	Status int    // 413, 415, 400, 400
+	Code   string // image_too_large, unsupported_image, unsafe_svg, invalid_request, invalid_image, image_too_many_pixels, image_too_many_frames
+	Status int    // 413, 415, 400, 400, 400, 400, 400
 	Reason string // why, for the message; never echoes file content
 }
 

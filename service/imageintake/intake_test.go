@@ -112,6 +112,9 @@ func TestErrorStatuses(t *testing.T) {
 		{imageintake.ErrTooLarge, "image_too_large", 413},
 		{imageintake.ErrUnsupported, "unsupported_image", 415},
 		{imageintake.ErrUnsafeSVG, "unsafe_svg", 400},
+		{imageintake.ErrInvalid, "invalid_image", 400},
+		{imageintake.ErrTooManyPixels, "image_too_many_pixels", 400},
+		{imageintake.ErrTooManyFrames, "image_too_many_frames", 400},
 	} {
 		require.Equal(t, c.code, c.err.Code)
 		require.Equal(t, c.status, c.err.Status)

@@ -160,6 +160,18 @@ type Guarded struct {
 	Breaker  *modelguard.Breaker
 }
 
+// Available reports whether the backend answers now: false while the
+// breaker is open, else the last call's outcome when recent, else that of
+// a one-word embedding (modelguard.Breaker.Check). It is /v1/health's
+// `semantic`, so a model that is bound but does not answer (as with
+// `hostsim serve --ai-model none`) reads false.
+func (g Guarded) Available(ctx context.Context) bool {
+	return g.Breaker.Check(ctx, func(ctx context.Context) error {
+		_, err := g.Embedder.Embed(ctx, []string{"health"})
+		return err
+	})
+}
+
 // Embed calls the embedder through the breaker.
 func (g Guarded) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return modelguard.Guard(ctx, g.Breaker, ErrBackend, func(ctx context.Context) ([][]float32, error) {

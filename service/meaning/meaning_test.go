@@ -297,3 +297,14 @@ func TestGuardedHungBackend(t *testing.T) {
 	assert.Less(t, time.Since(start), 50*time.Millisecond, "an open breaker answers at once")
 	assert.EqualValues(t, 1, calls.Load(), "one call reached the hung backend")
 }
+
+// Available is /v1/health's truth: a bound model that fails reads false.
+func TestGuardedAvailable(t *testing.T) {
+	b, err := modelguard.New(modelguard.NewConfig("embedding"))
+	require.NoError(t, err)
+	assert.False(t, Guarded{Embedder: failing{}, Breaker: b}.Available(context.Background()), "a model that fails")
+	b, err = modelguard.New(modelguard.NewConfig("embedding"))
+	require.NoError(t, err)
+	emb := Binding{AI: jsonRunner{localModel(t)}, Model: "@local/glove-cldr"}
+	assert.True(t, Guarded{Embedder: emb, Breaker: b}.Available(context.Background()), "the local model")
+}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/hostsim/internal/filestore"
 )
 
 var (
@@ -449,4 +451,25 @@ func TestOpenErrorsAndContext(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	_, err = c.Delete(cctx, get(key), MatchOptions{})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// A damaged entry (its metadata is not the cache's) is a miss, set aside
+// with a log line, and the next put stores again (issue 31).
+func TestDamagedEntryIsAMiss(t *testing.T) {
+	var log strings.Builder
+	s, err := OpenWithConfig(t.TempDir(), NewConfig().WithClock(func() time.Time { return t0 }).WithLog(&log))
+	require.NoError(t, err)
+	c := s.Default()
+	require.NoError(t, c.Put(ctx, get(key), resp(200, "cat", "Cache-Control", "max-age=600")))
+	require.NoError(t, c.store.Put(filestore.Record{Key: key, Metadata: []byte(`"not an entry"`), Value: []byte("x")}))
+
+	_, hit, err := c.Match(ctx, get(key), MatchOptions{})
+	require.NoError(t, err)
+	assert.False(t, hit)
+	assert.Contains(t, log.String(), "filestore: quarantined")
+	require.NoError(t, c.Put(ctx, get(key), resp(200, "cat", "Cache-Control", "max-age=600")))
+	got, hit, err := c.Match(ctx, get(key), MatchOptions{})
+	require.NoError(t, err)
+	require.True(t, hit)
+	assert.Equal(t, "cat", string(got.Body))
 }

@@ -17,6 +17,7 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
+	"sync"
 )
 
 // Bomb is one hostile file and the intake's error code for it.
@@ -26,9 +27,14 @@ type Bomb struct {
 	Code  string
 }
 
-// Corpus builds every bomb. The biggest (a 15000x15000 PNG of 218 KB) takes
-// a few hundred ms to deflate.
-func Corpus() []Bomb {
+// Corpus returns every bomb, built once per process (the biggest, a
+// 15000x15000 PNG of 218 KB, takes a few hundred ms to deflate natively and
+// seconds in js/wasm). Callers must not change the bytes.
+func Corpus() []Bomb { return corpus() }
+
+var corpus = sync.OnceValue(build)
+
+func build() []Bomb {
 	smallPNG := encodePNG(image.NewNRGBA(image.Rect(0, 0, 64, 64)))
 	gifs := encodeGIF(2, 16)
 	return []Bomb{
