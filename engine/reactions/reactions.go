@@ -66,20 +66,36 @@ type Suggestion struct {
 	Semantic bool
 }
 
-// The weights of each signal (the most a single signal can give).
+// Kind is a kind of signal; each is calibrated on its own (Blend.Signal).
+type Kind uint8
+
+// The kinds of signal.
 const (
-	wPresent = 0.85 // an emoji the author wrote
-	wCue     = 0.8  // first emoji of an intent row
-	wVocab   = 0.45 // a vocabulary emoji at the top of the calibration range
-	wAlias   = 0.5  // best alias hit of a clause
-	wNearest = 0.4  // nearest catalog emoji at the top of the range
-	wPrior   = 0.3  // the first emoji of the prior row
-	// embeddingWithCues scales the embedding signals of a message that
-	// has cues.
-	embeddingWithCues = 0.5
-	// looseNearest scales a nearest catalog emoji below the ceiling.
-	looseNearest = 0.25
-	priorDecay   = 0.85 // each next emoji of the prior row
+	Present Kind = iota // an emoji the author wrote
+	Cue                 // an intent cue's row
+	Lexicon             // a row of an intent found only by emotion-lexicon words
+	Vocab               // a vocabulary emoji ranked by the message embedding
+	Alias               // an alias hit of a clause
+	Nearest             // a catalog emoji nearest to the message embedding
+	NumKinds
+)
+
+var kindNames = [NumKinds]string{"present", "cue", "lexicon", "vocab", "alias", "nearest"}
+
+func (k Kind) String() string {
+	if k < NumKinds {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Shapes of the raw signal strengths (0..1), before calibration: how a
+// strength falls along a row, a clause's hits or the text.
+const (
+	presentDecay = 0.9  // each next emoji of the text
+	rowDecay     = 0.7  // each next emoji of an intent row
+	aliasDecay   = 0.85 // each next alias hit of a clause
+	maxCue       = 1.25 // a cue weight times its intent's priority that counts fully
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -87,32 +103,37 @@ const (
 	aliasTop   = 5
 )
 
-type kind uint8
-
-const (
-	kPresent kind = iota
-	kCue
-	kVocab
-	kAlias
-	kNearest
-	numKinds
-)
-
 type evidence struct {
 	emoji    string
 	order    int // first time seen, for stable ties
-	best     [numKinds]float64
+	best     [NumKinds]float64
 	veryNear bool
 }
 
-// Suggest ranks at most limit reactions for a message.
-func Suggest(in Input, limit int) []Suggestion {
-	if limit <= 0 {
-		return nil
-	}
-	ev := map[string]*evidence{}
+// Signal is one piece of evidence for an emoji with its raw strength
+// (0..1): what the calibration (service/cmd/evalreactions -calibrate)
+// measures against how often it is right.
+type Signal struct {
+	Emoji    string
+	Kind     Kind
+	Strength float64
+	VeryNear bool // a nearest match at or above the calibration's ceiling
+}
+
+// Evidence is a message's evidence before the blend (Gather), so one
+// message can be ranked by several blends (the calibration does).
+type Evidence struct {
+	ev      map[string]*evidence
+	known   func(e, key string) bool
+	moodSum float64
+	cued    bool // an intent cue or lexicon word fired
+}
+
+// Gather collects each emoji's strongest raw signal of each kind.
+func Gather(in Input) Evidence {
+	g := Evidence{ev: map[string]*evidence{}}
 	known := map[string]bool{} // in.Known by key, asked once per emoji
-	isKnown := func(e, kk string) bool {
+	g.known = func(e, kk string) bool {
 		if in.Known == nil {
 			return true
 		}
@@ -123,42 +144,38 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		return ok
 	}
-	note := func(e string, k kind, s float64) *evidence {
+	note := func(e string, k Kind, s float64) *evidence {
 		if s <= 0 {
 			return nil
 		}
 		kk := key(e)
-		if !isKnown(e, kk) {
+		if !g.known(e, kk) {
 			return nil
 		}
-		x, ok := ev[kk]
+		x, ok := g.ev[kk]
 		if !ok {
-			x = &evidence{emoji: canonical(e), order: len(ev)}
-			ev[kk] = x
+			x = &evidence{emoji: canonical(e), order: len(g.ev)}
+			g.ev[kk] = x
 		}
 		x.best[k] = max(x.best[k], min(s, 1))
 		return x
 	}
 	for i, e := range EmojiIn(in.Text) {
-		note(e, kPresent, wPresent*pow(0.9, i))
+		note(e, Present, pow(presentDecay, i))
 	}
-	moodSum := 0.0
 	cues := Cues(in.Text, in.Locale)
-	// The embedding is a tie-breaker once the words have spoken: a
-	// message with cues keeps embeddingWithCues of its embedding signals
-	// (the local model mixes antonyms, "happy" and "sad" sit close).
-	embed := 1.0
-	if len(cues) > 0 {
-		embed = embeddingWithCues
-	}
-	// A cue row decays along its emoji (0.7 each) so one cue keeps its
-	// first two or three faces above the prior, and the prior's most used
-	// faces come next instead of the row's tail: evidence reorders the
-	// prior rather than replacing the whole bar.
+	g.cued = len(cues) > 0
+	// A cue row decays along its emoji so one cue keeps its first two or
+	// three faces above the prior, and the prior's most used faces come
+	// next instead of the row's tail.
 	for _, c := range cues {
-		moodSum += float64(mood[c.Intent]) * c.Weight
+		g.moodSum += float64(mood[c.Intent]) * c.Weight
+		k := Cue
+		if c.Lexicon {
+			k = Lexicon
+		}
 		for i, e := range rows[c.Intent] {
-			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*pow(0.7, i))
+			note(e, k, min(c.Weight*c.Intent.priority(), maxCue)/maxCue*pow(rowDecay, i))
 		}
 	}
 	cal := in.Calibration
@@ -181,45 +198,81 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		slices.SortStableFunc(sims, func(a, b sim) int { return cmp.Compare(b.cos, a.cos) })
 		for _, s := range sims[:min(vocabTop, len(sims))] {
-			note(s.e, kVocab, embed*wVocab*strength(s.cos))
+			note(s.e, Vocab, strength(s.cos))
 		}
 	}
 	for _, hits := range in.Alias {
 		for r, h := range hits[:min(aliasTop, len(hits))] {
-			note(h.Emoji, kAlias, wAlias*h.Score*pow(0.85, r))
+			note(h.Emoji, Alias, h.Score*pow(aliasDecay, r))
 		}
 	}
-	// A nearest catalog emoji below the very-close line is a tie-breaker:
-	// with an alias hit it admits a topical emoji, but it should not lift
-	// that emoji above the prior's faces on a loose cosine.
 	for _, h := range in.Nearest[:min(nearestTop, len(in.Nearest))] {
-		s, veryNear := embed*wNearest*strength(h.Score), h.Score >= cal.Ceiling
-		if !veryNear {
-			s *= looseNearest
-		}
-		if x := note(h.Emoji, kNearest, s); x != nil && veryNear {
+		if x := note(h.Emoji, Nearest, strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
 			x.veryNear = true
 		}
 	}
+	return g
+}
 
-	// The prior row: the default bar, turned towards the message's mood.
-	// It is blended with the evidence rather than replaced by it: each of
-	// its emoji carries a prior score that decays along the row, combined
-	// by noisy-or with whatever evidence the emoji has, so weak evidence
-	// only promotes an emoji among the prior's, and strong evidence (a cue,
-	// an emoji the author wrote) leads.
+// Signals lists the evidence, each emoji's strongest raw signal
+// of each kind, in the order the emoji were first seen.
+func (g Evidence) Signals() []Signal {
+	xs := make([]*evidence, 0, len(g.ev))
+	for _, x := range g.ev {
+		xs = append(xs, x)
+	}
+	slices.SortFunc(xs, func(a, b *evidence) int { return cmp.Compare(a.order, b.order) })
+	var out []Signal
+	for _, x := range xs {
+		for k, s := range x.best {
+			if s > 0 {
+				out = append(out, Signal{Emoji: x.emoji, Kind: Kind(k), Strength: s, VeryNear: x.veryNear && Kind(k) == Nearest})
+			}
+		}
+	}
+	return out
+}
+
+// Suggest ranks at most limit reactions for a message with the calibrated
+// blend.
+func Suggest(in Input, limit int) []Suggestion {
+	if limit <= 0 {
+		return nil
+	}
+	return Calibrated.Rank(Gather(in), limit)
+}
+
+// Rank ranks at most limit reactions for a message's evidence.
+func (b Blend) Rank(g Evidence, limit int) []Suggestion {
+	if limit <= 0 {
+		return nil
+	}
+	// The embedding is a tie-breaker once the words have spoken: a
+	// message with cues keeps EmbeddingWithCues of its embedding signals
+	// (the local model mixes antonyms, "happy" and "sad" sit close).
+	embed := 1.0
+	if g.cued {
+		embed = b.EmbeddingWithCues
+	}
+
+	// The prior row: the default bar, turned towards the message's mood
+	// when the mood is clear. It is blended with the evidence rather than
+	// replaced by it: each of its emoji carries a prior score that decays
+	// along the row, combined by noisy-or with the calibrated evidence, so
+	// weak evidence only promotes an emoji among the prior's, and evidence
+	// that is right more often than a prior face replaces it.
 	fill := DefaultRow
 	switch {
-	case moodSum > 0:
+	case g.moodSum >= b.Cheerful:
 		fill = moodRows[+1]
-	case moodSum < 0:
+	case g.moodSum <= -b.Gloomy:
 		fill = moodRows[-1]
 	}
 	priorOf := map[string]float64{}
 	for i, e := range fill {
-		if k := key(e); isKnown(e, k) {
+		if k := key(e); g.known(e, k) {
 			if _, dup := priorOf[k]; !dup {
-				priorOf[k] = priorScore(i)
+				priorOf[k] = b.Prior * pow(b.PriorDecay, i)
 			}
 		}
 	}
@@ -228,26 +281,42 @@ func Suggest(in Input, limit int) []Suggestion {
 		order int
 	}
 	var rs []ranked
-	for k, x := range ev {
-		if !admitted(k, x) {
-			continue
-		}
-		p, sem, other := 1-priorOf[k], 0.0, 0.0
+	for k, x := range g.ev {
+		var qs [NumKinds]float64 // the calibrated chance of each signal
 		for kd, s := range x.best {
-			p *= 1 - s
-			if kind(kd) == kVocab || kind(kd) == kNearest {
-				sem += s
-			} else {
-				other += s
+			qs[kd] = min(1, b.Signal[kd]*s)
+			switch {
+			case Kind(kd) == Nearest && !x.veryNear:
+				qs[kd] *= embed * b.LooseNearest
+			case Kind(kd) == Vocab || Kind(kd) == Nearest:
+				qs[kd] *= embed
 			}
 		}
+		if !b.admitted(k, x, qs) {
+			continue
+		}
+		p, sem, other := 1.0, 0.0, 0.0
+		for kd, q := range qs {
+			p *= 1 - q
+			if Kind(kd) == Vocab || Kind(kd) == Nearest {
+				sem += q
+			} else {
+				other += q
+			}
+		}
+		if 1-p < b.Floor {
+			p = 1 // evidence this weak is not worth moving the row
+		}
+		p *= 1 - priorOf[k]
 		delete(priorOf, k)
-		rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+		if p < 1 {
+			rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+		}
 	}
 	for i, e := range fill {
 		if pr, ok := priorOf[key(e)]; ok {
 			delete(priorOf, key(e))
-			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(ev) + i})
+			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(g.ev) + i})
 		}
 	}
 	slices.SortFunc(rs, func(a, b ranked) int {
@@ -263,35 +332,27 @@ func Suggest(in Input, limit int) []Suggestion {
 	return out
 }
 
-// priorScore is the prior weight of the i-th emoji of the prior row: the
-// first is worth about an alias hit of a clear keyword, and it decays so a
-// lone weak signal lands between prior emoji rather than above all.
-func priorScore(i int) float64 { return wPrior * pow(priorDecay, i) }
-
 // admitted applies the reactions-not-topics rule: a topical emoji needs
 // two kinds of signal (the author writing it counts as two) or a very
 // close embedding match. A vocabulary emoji needs one signal, and on its
 // own an alias or embedding signal must be clear (minSingle): a stray
 // keyword or a loose cosine is not worth displacing the default row.
-func admitted(k string, x *evidence) bool {
-	if x.veryNear || x.best[kPresent] > 0 || x.best[kCue] > 0 {
+func (b Blend) admitted(k string, x *evidence, qs [NumKinds]float64) bool {
+	if x.veryNear || x.best[Present] > 0 || x.best[Cue] > 0 || x.best[Lexicon] > 0 {
 		return true
 	}
 	n, strongest := 0, 0.0
-	for _, s := range x.best {
-		if s > 0 {
+	for _, q := range qs {
+		if q > 0 {
 			n++
-			strongest = max(strongest, s)
+			strongest = max(strongest, q)
 		}
 	}
 	if _, ok := vocab[k]; ok {
-		return n >= 2 || strongest >= minSingle
+		return n >= 2 || strongest >= b.MinSingle
 	}
 	return n >= 2
 }
-
-// minSingle is the strength a lone alias or embedding signal needs.
-const minSingle = 0.3
 
 // canonical spells an emoji as the vocabulary does when it is there
 // (with its U+FE0F), else as given without skin tones.

@@ -366,3 +366,41 @@ func TestStripProclitic(t *testing.T) {
 	require.NotEmpty(t, hits)
 	assert.Equal(t, Sadness, hits[0].Intent, "%+v", hits)
 }
+
+// TestSignals checks that each kind of evidence is reported apart, with
+// a lexicon-only intent as Lexicon and an intent cue as Cue.
+func TestSignals(t *testing.T) {
+	kinds := func(in Input) map[Kind]bool {
+		got := map[Kind]bool{}
+		for _, s := range Gather(in).Signals() {
+			assert.True(t, s.Strength > 0 && s.Strength <= 1, "%+v", s)
+			got[s.Kind] = true
+		}
+		return got
+	}
+	cases := []struct {
+		name string
+		in   Input
+		want []Kind
+		not  []Kind
+	}{
+		{"intent cue", Input{Text: "thank you", Locale: "en"}, []Kind{Cue}, []Kind{Lexicon, Present}},
+		{"lexicon word only", Input{Text: "such misery and despair", Locale: "en"}, []Kind{Lexicon}, []Kind{Cue}},
+		{"emoji and alias", Input{Text: "pizza 🍕", Locale: "en", Alias: [][]Hit{{{"🍕", 0.8}}}},
+			[]Kind{Present, Alias}, []Kind{Cue, Lexicon}},
+		{"embedding", Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
+			Nearest:    []Hit{{"📅", 0.7}},
+			Similarity: func(string) (float64, bool) { return 0.6, true }}, []Kind{Vocab, Nearest}, []Kind{Cue}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := kinds(c.in)
+			for _, k := range c.want {
+				assert.True(t, got[k], "%s missing: %v", k, got)
+			}
+			for _, k := range c.not {
+				assert.False(t, got[k], "%s unexpected: %v", k, got)
+			}
+		})
+	}
+}

@@ -48,6 +48,7 @@ func main() {
 	modelPath := flag.String("model", "packs/models/glove-cldr.100.embm", "local embedding model file")
 	aliasOnly := flag.Bool("alias", false, "no embedding (as over the limit)")
 	maxRows := flag.Int("n", 0, "at most this many rows per file (0: all)")
+	calibrate := flag.Bool("calibrate", false, "measure each signal's reliability and tune the blend on the files (training sets only)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: evalreactions [-packs dir] [-model file] [-alias] [-n rows] file.jsonl...")
@@ -58,6 +59,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "evalreactions:", err)
 		os.Exit(1)
 	}
+	if *calibrate {
+		for _, path := range flag.Args() {
+			if err := calibrateOn(s, path, *maxRows); err != nil {
+				fmt.Fprintln(os.Stderr, "evalreactions:", err)
+				os.Exit(1)
+			}
+		}
+		return
+	}
 	fmt.Printf("%-20s %6s %-8s %6s %6s %6s %8s %6s %8s %7s\n", "file", "n", "row", "hit@1", "hit@3", "hit@5",
 		"recall@5", "mrr@10", "p50(ms)", "gain@5")
 	for _, path := range flag.Args() {
@@ -67,7 +77,7 @@ func main() {
 			os.Exit(1)
 		}
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-		locale := strings.SplitN(strings.SplitN(filepath.Base(path), ".", 2)[0], "-", 2)[0]
+		locale := localeOf(path)
 		var answer, def, common score
 		common5 := labelPrior(rows)
 		times := make([]time.Duration, 0, len(rows))
@@ -87,6 +97,11 @@ func main() {
 		fmt.Printf("%-20s %6s %-8s %s\n", "", "", "default", def.line())
 		fmt.Printf("%-20s %6s %-8s %s\n", "", "", "common5", common.line())
 	}
+}
+
+// localeOf is a set's locale: its file name's first part ("zh-cn" is zh).
+func localeOf(path string) string {
+	return strings.SplitN(strings.SplitN(filepath.Base(path), ".", 2)[0], "-", 2)[0]
 }
 
 type row struct {

@@ -1,0 +1,41 @@
+package reactions
+
+// Blend is how the ranking weighs the evidence against the default row.
+// Each Signal weight is the chance that a signal of that kind at full
+// strength names a reaction people use, measured by
+// `go run ./service/cmd/evalreactions -calibrate` on a training set (no
+// evaluation set); the prior is the chance of the default row's faces, so
+// a signal moves the row only where it is right more often than the face
+// it displaces.
+type Blend struct {
+	// Signal is each kind's chance of being right at full strength.
+	Signal [NumKinds]float64
+	// Prior is the first default face's weight; each next one counts
+	// PriorDecay times the one before.
+	Prior, PriorDecay float64
+	// Floor is the evidence an emoji needs to move the row at all.
+	Floor float64
+	// MinSingle is the evidence a lone alias or embedding signal needs to
+	// admit a vocabulary emoji.
+	MinSingle float64
+	// Cheerful and Gloomy are the summed mood (cue weights, signed) from
+	// which the row behind the evidence turns towards a cheerful or a
+	// gloomy message's mood (each calibrated: a wrong turn costs the faces
+	// it drops).
+	Cheerful, Gloomy float64
+	// EmbeddingWithCues scales the embedding's signals once words spoke;
+	// LooseNearest a nearest emoji below the very-close line.
+	EmbeddingWithCues, LooseNearest float64
+}
+
+// Calibrated is the blend Suggest uses (see BENCHMARKS.md, issue 28).
+var Calibrated = Blend{
+	Signal:            [NumKinds]float64{Present: 0.85, Cue: 1, Lexicon: 1, Vocab: 0.45, Alias: 0.5, Nearest: 0.4},
+	Prior:             0.3,
+	PriorDecay:        0.85,
+	MinSingle:         0.3,
+	Cheerful:          1e-9,
+	Gloomy:            1e-9,
+	EmbeddingWithCues: 0.5,
+	LooseNearest:      0.25,
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/emojisearch/emojisearch/engine/reactions"
+	svc "github.com/emojisearch/emojisearch/service/reactions"
+)
+
+// calibration is a training set's rows with the evidence the route
+// gathers for each, asked once and ranked many times.
+type calibration struct {
+	rows   []row
+	ev     []reactions.Evidence
+	labels map[string]bool // every gold emoji of the set
+}
+
+func loadCalibration(s *svc.Service, path string, maxRows int, locale string) (*calibration, error) {
+	rows, err := readRows(path, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	c := &calibration{rows: rows, labels: map[string]bool{}}
+	for _, r := range rows {
+		in, err := s.Evidence(context.Background(), r.Text, locale)
+		if err != nil {
+			return nil, err
+		}
+		c.ev = append(c.ev, reactions.Gather(in))
+		for g := range goldOf(r) {
+			c.labels[g] = true
+		}
+	}
+	return c, nil
+}
+
+// reliability prints how often each kind of signal names a gold emoji, by
+// strength, counting only signals for emoji the set can have as gold (a
+// set of 20 labels says nothing about the others), beside the same for
+// each face of the default row. The fitted weight is the kind's gold
+// share per unit of strength: the chance at full strength.
+func (c *calibration) reliability() {
+	type cell struct{ n, gold, strength float64 }
+	var by [reactions.NumKinds][5]cell
+	var fit [reactions.NumKinds]cell
+	for i, ev := range c.ev {
+		gold := goldOf(c.rows[i])
+		for _, sg := range ev.Signals() {
+			k := reactions.Key(sg.Emoji)
+			if !c.labels[k] {
+				continue
+			}
+			b := min(int(sg.Strength*5), 4)
+			hit := 0.0
+			if gold[k] {
+				hit = 1
+			}
+			for _, x := range []*cell{&by[sg.Kind][b], &fit[sg.Kind]} {
+				x.n++
+				x.gold += hit
+				x.strength += sg.Strength
+			}
+		}
+	}
+	fmt.Printf("%-8s %8s %8s %8s %8s %8s %8s %7s\n", "signal", "0-.2", ".2-.4", ".4-.6", ".6-.8", ".8-1", "n", "weight")
+	for k := range reactions.NumKinds {
+		fmt.Printf("%-8s", k)
+		for _, x := range by[k] {
+			if x.n == 0 {
+				fmt.Printf(" %8s", "-")
+				continue
+			}
+			fmt.Printf(" %8.3f", x.gold/x.n)
+		}
+		w := 0.0
+		if fit[k].strength > 0 {
+			w = fit[k].gold / fit[k].strength
+		}
+		fmt.Printf(" %8.0f %7.3f\n", fit[k].n, w)
+	}
+	fmt.Printf("default row, share of lines whose gold is each face:")
+	for _, e := range reactions.DefaultRow {
+		n := 0.0
+		for _, r := range c.rows {
+			if goldOf(r)[reactions.Key(e)] {
+				n++
+			}
+		}
+		fmt.Printf(" %s %.3f", e, n/float64(len(c.rows)))
+	}
+	fmt.Println()
+}
+
+// hit5 is a blend's hit@5 over the set.
+func (c *calibration) hit5(b reactions.Blend) float64 {
+	var s score
+	for i, ev := range c.ev {
+		got := b.Rank(ev, 5)
+		es := make([]string, len(got))
+		for j, g := range got {
+			es[j] = g.Emoji
+		}
+		s.add(es, goldOf(c.rows[i]))
+	}
+	return s.mean(s.h5)
+}
+
+func calibrateOn(s *svc.Service, path string, maxRows int) error {
+	c, err := loadCalibration(s, path, maxRows, localeOf(path))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d rows, %d gold emoji\n", path, len(c.rows), len(c.labels))
+	c.reliability()
+	fmt.Printf("hit@5 calibrated blend %.4f\n", c.hit5(reactions.Calibrated))
+	c.tune(reactions.Calibrated)
+	return nil
+}
+
+// knobs are the handful of blend weights and thresholds the training set
+// may tune, each with the values tried.
+var knobs = []struct {
+	name   string
+	field  func(*reactions.Blend) *float64
+	values []float64
+}{
+	{"cue", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Cue] }, []float64{0.2, 0.35, 0.5, 0.7, 1}},
+	{"lexicon", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Lexicon] }, []float64{0.1, 0.2, 0.35, 0.5, 0.7, 1}},
+	{"vocab", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Vocab] }, []float64{0.1, 0.25, 0.45, 0.7, 1}},
+	{"alias", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Alias] }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
+	{"nearest", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Nearest] }, []float64{0.1, 0.25, 0.4, 0.7, 1}},
+	{"prior", func(b *reactions.Blend) *float64 { return &b.Prior }, []float64{0.15, 0.2, 0.3, 0.4, 0.5}},
+	{"prior-decay", func(b *reactions.Blend) *float64 { return &b.PriorDecay }, []float64{0.7, 0.8, 0.85, 0.9, 0.95}},
+	{"floor", func(b *reactions.Blend) *float64 { return &b.Floor }, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3}},
+	{"cheerful", func(b *reactions.Blend) *float64 { return &b.Cheerful }, []float64{1e-9, 0.5, 1, 1.5, 2, 99}},
+	{"gloomy", func(b *reactions.Blend) *float64 { return &b.Gloomy }, []float64{1e-9, 0.5, 1, 1.5, 2, 99}},
+}
+
+// tune walks the knobs one at a time (coordinate ascent on hit@5, ties
+// kept at the current value) for a few rounds.
+func (c *calibration) tune(b reactions.Blend) reactions.Blend {
+	best := c.hit5(b)
+	for round := range 3 {
+		moved := false
+		for _, k := range knobs {
+			for _, v := range k.values {
+				t := b
+				*k.field(&t) = v
+				if h := c.hit5(t); h > best+1e-9 {
+					best, b, moved = h, t, true
+				}
+			}
+			fmt.Printf("round %d %-11s %.3g hit@5 %.4f\n", round+1, k.name, *k.field(&b), best)
+		}
+		if !moved {
+			break
+		}
+	}
+	fmt.Printf("tuned blend: %+v\n", b)
+	return b
+}
