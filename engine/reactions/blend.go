@@ -23,6 +23,10 @@ type Blend struct {
 	// gloomy message's mood (each calibrated: a wrong turn costs the faces
 	// it drops).
 	Cheerful, Gloomy float64
+	// RowTop is how many faces of an intent row its cue may offer: a
+	// reaction bar offers a choice of feelings, and the third angry face
+	// is rarely worth a slot that another feeling's face would fill.
+	RowTop float64
 	// EmbeddingWithCues scales the embedding's signals once words spoke;
 	// LooseNearest a nearest emoji below the very-close line.
 	EmbeddingWithCues, LooseNearest float64
@@ -30,12 +34,14 @@ type Blend struct {
 
 // Calibrated is the blend Suggest uses (see BENCHMARKS.md, issue 28).
 var Calibrated = Blend{
-	Signal:            [NumKinds]float64{Present: 0.85, Cue: 1, Lexicon: 1, Vocab: 0.45, Alias: 0.5, Nearest: 0.4},
-	Prior:             0.3,
-	PriorDecay:        0.85,
+	Signal:            [NumKinds]float64{Present: 0.85, Act: 1, Cue: 0.2, Lexicon: 0.2, Vocab: 0.1, Alias: 0.5, Nearest: 1},
+	Prior:             0.4,
+	PriorDecay:        0.95,
+	Floor:             0.05,
 	MinSingle:         0.3,
 	Cheerful:          1e-9,
-	Gloomy:            1e-9,
+	Gloomy:            99,
 	EmbeddingWithCues: 0.5,
 	LooseNearest:      0.25,
+	RowTop:            5,
 }

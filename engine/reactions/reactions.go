@@ -72,7 +72,8 @@ type Kind uint8
 // The kinds of signal.
 const (
 	Present Kind = iota // an emoji the author wrote
-	Cue                 // an intent cue's row
+	Act                 // the row of a speech act's cue (thanks, congratulations, condolences...)
+	Cue                 // the row of a mood's cue
 	Lexicon             // a row of an intent found only by emotion-lexicon words
 	Vocab               // a vocabulary emoji ranked by the message embedding
 	Alias               // an alias hit of a clause
@@ -80,7 +81,7 @@ const (
 	NumKinds
 )
 
-var kindNames = [NumKinds]string{"present", "cue", "lexicon", "vocab", "alias", "nearest"}
+var kindNames = [NumKinds]string{"present", "act", "cue", "lexicon", "vocab", "alias", "nearest"}
 
 func (k Kind) String() string {
 	if k < NumKinds {
@@ -108,6 +109,9 @@ type evidence struct {
 	order    int // first time seen, for stable ties
 	best     [NumKinds]float64
 	veryNear bool
+	// rowRank is the emoji's best place in an intent row that named it
+	// (0 first), for Blend.RowTop.
+	rowRank int
 }
 
 // Signal is one piece of evidence for an emoji with its raw strength
@@ -126,6 +130,7 @@ type Evidence struct {
 	ev      map[string]*evidence
 	known   func(e, key string) bool
 	moodSum float64
+	actMood int  // the sign of the speech acts' summed mood (0: none)
 	cued    bool // an intent cue or lexicon word fired
 }
 
@@ -154,7 +159,7 @@ func Gather(in Input) Evidence {
 		}
 		x, ok := g.ev[kk]
 		if !ok {
-			x = &evidence{emoji: canonical(e), order: len(g.ev)}
+			x = &evidence{emoji: canonical(e), order: len(g.ev), rowRank: len(Vocabulary)}
 			g.ev[kk] = x
 		}
 		x.best[k] = max(x.best[k], min(s, 1))
@@ -165,18 +170,33 @@ func Gather(in Input) Evidence {
 	}
 	cues := Cues(in.Text, in.Locale)
 	g.cued = len(cues) > 0
+	actSum := 0.0
 	// A cue row decays along its emoji so one cue keeps its first two or
 	// three faces above the prior, and the prior's most used faces come
 	// next instead of the row's tail.
 	for _, c := range cues {
 		g.moodSum += float64(mood[c.Intent]) * c.Weight
+		if c.Intent.act() && !c.Lexicon {
+			actSum += float64(mood[c.Intent]) * c.Weight
+		}
 		k := Cue
-		if c.Lexicon {
+		switch {
+		case c.Lexicon:
 			k = Lexicon
+		case c.Intent.act():
+			k = Act
 		}
 		for i, e := range rows[c.Intent] {
-			note(e, k, min(c.Weight*c.Intent.priority(), maxCue)/maxCue*pow(rowDecay, i))
+			if x := note(e, k, min(c.Weight*c.Intent.priority(), maxCue)/maxCue*pow(rowDecay, i)); x != nil {
+				x.rowRank = min(x.rowRank, i)
+			}
 		}
+	}
+	switch {
+	case actSum > 0:
+		g.actMood = 1
+	case actSum < 0:
+		g.actMood = -1
 	}
 	cal := in.Calibration
 	if cal.Ceiling <= cal.Floor {
@@ -270,6 +290,11 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 	}
 	priorOf := map[string]float64{}
 	for i, e := range fill {
+		// A speech act's mood is no guess: no 😂 under a condolence, no
+		// 😡 under thanks.
+		if g.actMood != 0 && faceMood[e] == -g.actMood {
+			continue
+		}
 		if k := key(e); g.known(e, k) {
 			if _, dup := priorOf[k]; !dup {
 				priorOf[k] = b.Prior * pow(b.PriorDecay, i)
@@ -286,6 +311,8 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		for kd, s := range x.best {
 			qs[kd] = min(1, b.Signal[kd]*s)
 			switch {
+			case (Kind(kd) == Act || Kind(kd) == Cue || Kind(kd) == Lexicon) && float64(x.rowRank) >= b.RowTop:
+				qs[kd] = 0
 			case Kind(kd) == Nearest && !x.veryNear:
 				qs[kd] *= embed * b.LooseNearest
 			case Kind(kd) == Vocab || Kind(kd) == Nearest:
@@ -338,7 +365,7 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 // own an alias or embedding signal must be clear (minSingle): a stray
 // keyword or a loose cosine is not worth displacing the default row.
 func (b Blend) admitted(k string, x *evidence, qs [NumKinds]float64) bool {
-	if x.veryNear || x.best[Present] > 0 || x.best[Cue] > 0 || x.best[Lexicon] > 0 {
+	if x.veryNear || x.best[Present] > 0 || x.best[Act] > 0 || x.best[Cue] > 0 || x.best[Lexicon] > 0 {
 		return true
 	}
 	n, strongest := 0, 0.0

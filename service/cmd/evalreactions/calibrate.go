@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/emojisearch/emojisearch/engine/reactions"
 	svc "github.com/emojisearch/emojisearch/service/reactions"
 )
 
 // calibration is a training set's rows with the evidence the route
-// gathers for each, asked once and ranked many times.
+// gathers for each, asked once and ranked many times. Only rows whose gold
+// holds a reaction (the vocabulary of engine/reactions) are kept: the
+// route offers reactions, not topics, and a line an author ended with 📷
+// or 🇺🇸 would teach the blend to trust topical keywords.
 type calibration struct {
 	rows   []row
 	ev     []reactions.Evidence
@@ -21,8 +25,12 @@ func loadCalibration(s *svc.Service, path string, maxRows int, locale string) (*
 	if err != nil {
 		return nil, err
 	}
-	c := &calibration{rows: rows, labels: map[string]bool{}}
+	c := &calibration{labels: map[string]bool{}}
 	for _, r := range rows {
+		if !slices.ContainsFunc(r.Gold, reactions.IsReaction) {
+			continue // a topical gold emoji (📷, 🇺🇸) says nothing of reactions (spec 1)
+		}
+		c.rows = append(c.rows, r)
 		in, err := s.Evidence(context.Background(), r.Text, locale)
 		if err != nil {
 			return nil, err
@@ -125,7 +133,7 @@ var knobs = []struct {
 	field  func(*reactions.Blend) *float64
 	values []float64
 }{
-	{"cue", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Cue] }, []float64{0.2, 0.35, 0.5, 0.7, 1}},
+	{"cue", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Cue] }, []float64{0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1}},
 	{"lexicon", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Lexicon] }, []float64{0.1, 0.2, 0.35, 0.5, 0.7, 1}},
 	{"vocab", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Vocab] }, []float64{0.1, 0.25, 0.45, 0.7, 1}},
 	{"alias", func(b *reactions.Blend) *float64 { return &b.Signal[reactions.Alias] }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
@@ -134,6 +142,7 @@ var knobs = []struct {
 	{"prior-decay", func(b *reactions.Blend) *float64 { return &b.PriorDecay }, []float64{0.7, 0.8, 0.85, 0.9, 0.95}},
 	{"floor", func(b *reactions.Blend) *float64 { return &b.Floor }, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3}},
 	{"cheerful", func(b *reactions.Blend) *float64 { return &b.Cheerful }, []float64{1e-9, 0.5, 1, 1.5, 2, 99}},
+	{"row-top", func(b *reactions.Blend) *float64 { return &b.RowTop }, []float64{1, 2, 3, 5}},
 	{"gloomy", func(b *reactions.Blend) *float64 { return &b.Gloomy }, []float64{1e-9, 0.5, 1, 1.5, 2, 99}},
 }
 
@@ -141,7 +150,7 @@ var knobs = []struct {
 // kept at the current value) for a few rounds.
 func (c *calibration) tune(b reactions.Blend) reactions.Blend {
 	best := c.hit5(b)
-	for round := range 3 {
+	for round := range 2 {
 		moved := false
 		for _, k := range knobs {
 			for _, v := range k.values {
