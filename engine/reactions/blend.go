@@ -13,6 +13,12 @@ type Blend struct {
 	// Prior is the first default face's weight; each next one counts
 	// PriorDecay times the one before.
 	Prior, PriorDecay float64
+	// Fill scales the prior of the row's emoji after its first RowFaces:
+	// they fill longer lists, and a weak signal should not lift one of
+	// them over a face of the row. Set by design, not tuned: the training
+	// set cannot price the faces it never has as gold (😢, 😡), so tuning
+	// would drop them for free.
+	Fill float64
 	// Floor is the evidence an emoji needs to move the row at all.
 	Floor float64
 	// MinSingle is the evidence a lone alias or embedding signal needs to
@@ -23,7 +29,7 @@ type Blend struct {
 	// gloomy message's mood (each calibrated: a wrong turn costs the faces
 	// it drops).
 	Cheerful, Gloomy float64
-	// RowTop is how many faces of an intent row its cue may offer: a
+	// RowTop is how many faces of a mood's row its cue may offer: a
 	// reaction bar offers a choice of feelings, and the third angry face
 	// is rarely worth a slot that another feeling's face would fill.
 	RowTop float64
@@ -32,16 +38,21 @@ type Blend struct {
 	EmbeddingWithCues, LooseNearest float64
 }
 
+// RowFaces is the length of the default row proper: the faces a message
+// with no reliable signal is answered with.
+const RowFaces = 5
+
 // Calibrated is the blend Suggest uses (see BENCHMARKS.md, issue 28).
 var Calibrated = Blend{
-	Signal:            [NumKinds]float64{Present: 0.85, Act: 1, Cue: 0.2, Lexicon: 0.2, Vocab: 0.1, Alias: 0.5, Nearest: 1},
+	Signal:            [NumKinds]float64{Present: 0.85, Act: 1, Cue: 0.35, Lexicon: 0.2, Vocab: 1, Alias: 0, Nearest: 0},
 	Prior:             0.4,
 	PriorDecay:        0.95,
-	Floor:             0.05,
+	Fill:              0.25,
+	Floor:             0.15,
 	MinSingle:         0.3,
 	Cheerful:          1e-9,
-	Gloomy:            99,
+	Gloomy:            2,
 	EmbeddingWithCues: 0.5,
 	LooseNearest:      0.25,
-	RowTop:            5,
+	RowTop:            2,
 }

@@ -111,13 +111,14 @@ var priority = [numIntents]float64{Thanks: 1.25, Congrats: 1.3, Condolence: 1.3,
 
 // act reports whether an intent is a speech act answered by convention
 // (thanks with 🙏, congratulations with 🎉, a loss with 😢 and 🙏): the
-// intents spec 1 names that a reaction bar exists for, apart from laughter
-// and agreement, which are moods people may or may not share. A mood must
-// be guessed, so its cues are calibrated against how often they are
-// right; an act's reactions are not a guess.
+// three of spec 1's intents a reaction bar exists for; laughter and
+// agreement are moods people may or may not share, and an apology or an
+// illness is answered in too many ways. A mood must be guessed, so its
+// cues are calibrated against how often they are right; an act's
+// reactions are not a guess.
 func (i Intent) act() bool {
 	switch i {
-	case Thanks, Congrats, Condolence, GetWell, Apology:
+	case Thanks, Congrats, Condolence:
 		return true
 	}
 	return false

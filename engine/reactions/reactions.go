@@ -298,6 +298,9 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		if k := key(e); g.known(e, k) {
 			if _, dup := priorOf[k]; !dup {
 				priorOf[k] = b.Prior * pow(b.PriorDecay, i)
+				if i >= RowFaces {
+					priorOf[k] *= b.Fill
+				}
 			}
 		}
 	}
@@ -311,7 +314,7 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		for kd, s := range x.best {
 			qs[kd] = min(1, b.Signal[kd]*s)
 			switch {
-			case (Kind(kd) == Act || Kind(kd) == Cue || Kind(kd) == Lexicon) && float64(x.rowRank) >= b.RowTop:
+			case (Kind(kd) == Cue || Kind(kd) == Lexicon) && float64(x.rowRank) >= b.RowTop:
 				qs[kd] = 0
 			case Kind(kd) == Nearest && !x.veryNear:
 				qs[kd] *= embed * b.LooseNearest
