@@ -1,25 +1,29 @@
 // Package reactions ranks the emoji people would react with under a chat
 // message (spec 1, POST /v1/suggest-reactions): reactions, not topics.
-// It fuses five signals per emoji with a noisy-or, so independent evidence
-// adds up without ever passing 1:
+// It starts from a fixed default row and lets the text move it only where
+// the evidence is worth it. Gather collects each emoji's strongest signal
+// of each kind (Kind):
 //
 //   - emoji already in the text (people mirror them);
 //   - intent cues written by hand per language, with negators,
-//     intensifiers and contrasts (Cues): thanks, congratulations,
-//     condolences, laughter, agreement and the moods, each with its row of
-//     reactions, plus a broad emotion lexicon per language (lexTable) that
-//     turns the mood of lines naming no intent;
+//     intensifiers and contrasts (Cues): the speech acts of spec 1
+//     (thanks, congratulations, condolences), answered by convention, and
+//     the moods, each with its row of reactions, plus a broad emotion
+//     lexicon per language (lexTable) for lines naming no intent;
 //   - the curated reaction vocabulary ranked by the message embedding;
 //   - alias hits per clause (the caller searches each of Clauses);
 //   - the nearest emoji of the whole catalog to the message embedding.
 //
-// An emoji outside the vocabulary is topical: it is offered only with two
-// kinds of signal or a very close embedding match, so "pizza tonight?"
-// does not put 🍕 above 😍 on a single keyword. The default reaction row
-// (turned towards the message's mood) is a prior blended with all this:
-// its emoji carry a decaying prior score that evidence adds to, so weak
-// evidence promotes an emoji among the prior's instead of replacing the
-// whole row. The embedding is a tie-breaker where words have spoken.
+// A Blend ranks that evidence: each kind's weight is its chance of naming
+// a reaction people used (Calibrated, tuned on a training set by
+// service/cmd/evalreactions -calibrate), combined by noisy-or with the
+// default row's prior, so a signal displaces a face only where it is
+// right more often. The message's mood reorders the five faces (which one
+// evidence displaces first) but never drops one by itself; a speech act
+// drops the faces that clash with it. An emoji outside the vocabulary is
+// topical: it is offered only with two kinds of signal or a very close
+// embedding match, so "pizza tonight?" does not put 🍕 above 😍 on a
+// single keyword.
 //
 // The package is pure Go: the caller brings the alias hits and the
 // embedding similarities, so it is tested with tables and no model.
