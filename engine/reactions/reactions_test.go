@@ -1,6 +1,7 @@
 package reactions
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -153,8 +154,9 @@ func TestSuggest(t *testing.T) {
 		{name: "a very close catalog emoji keeps the row",
 			in:    Input{Text: "pizza tonight", Locale: "en", Nearest: []Hit{{"🍕", 0.9}}, Calibration: cal},
 			limit: 5, first: DefaultRow[0], excludes: []string{"🍕"}},
-		// A reaction the embedding is sure of is worth a face.
-		{name: "a close vocabulary match leads",
+		// The local embedding's vocabulary ranking earned no weight
+		// (calibrated to 0): it moves nothing.
+		{name: "a close vocabulary match keeps the row",
 			in: Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
 				Similarity: func(e string) (float64, bool) {
 					if e == "🤔" {
@@ -162,7 +164,7 @@ func TestSuggest(t *testing.T) {
 					}
 					return 0.1, true
 				}},
-			limit: 5, first: "🤔", includes: DefaultRow[:4]},
+			limit: 5, first: DefaultRow[0], includes: DefaultRow[1:5], excludes: []string{"🤔"}},
 		{name: "no signal gives the default row", in: Input{Text: "the meeting is at noon", Locale: "en"}, limit: 6,
 			first: DefaultRow[0], includes: DefaultRow[1:6]},
 		// A mood's cue is a guess, right too rarely to drop a default
@@ -204,16 +206,45 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
+// weighted is the calibrated blend with weight on the embedding and the
+// alias hits, for the tests of how those signals combine (Calibrated
+// gives them none today; a recalibration for another model may).
+var weighted = func() Blend {
+	b := Calibrated
+	b.Signal[Vocab], b.Signal[Alias], b.Signal[Nearest] = 1, 0.5, 1
+	return b
+}()
+
+func TestWeightedAdmission(t *testing.T) {
+	cases := []struct {
+		name string
+		in   Input
+		in5  bool
+	}{
+		{"topical alias hit alone", Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 1}}}}, false},
+		{"topical alias hit and nearest", Input{Text: "pizza tonight", Locale: "en", Alias: [][]Hit{{{"🍕", 1}}},
+			Nearest: []Hit{{"🍕", 0.7}}, Calibration: cal}, true},
+		{"very close nearest alone", Input{Text: "pizza tonight", Locale: "en", Nearest: []Hit{{"🍕", 0.9}},
+			Calibration: cal}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			es := emojis(weighted.Rank(Gather(c.in), 5))
+			assert.Equal(t, c.in5, slices.Contains(es, "🍕"), "%v", es)
+		})
+	}
+}
+
 func TestSuggestSource(t *testing.T) {
 	in := Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal, Nearest: []Hit{{"🤔", 0.85}},
 		Similarity: func(e string) (float64, bool) { return map[string]float64{"🤔": 0.8}[e], true }}
-	got := Suggest(in, 2)
+	got := weighted.Rank(Gather(in), 2)
 	require.NotEmpty(t, got)
 	assert.Equal(t, "🤔", got[0].Emoji)
 	assert.True(t, got[0].Semantic)
 	// Without an embedding (over the limit, degraded) nothing is semantic.
 	in.Similarity, in.Nearest = nil, nil
-	for _, s := range Suggest(in, 8) {
+	for _, s := range weighted.Rank(Gather(in), 8) {
 		assert.False(t, s.Semantic)
 	}
 }
@@ -301,8 +332,8 @@ func TestLexicon(t *testing.T) {
 // lone signal joins the prior's faces, pushing out only the last, and a
 // speech act leads with the faces that do not clash with it after.
 func TestPriorBlend(t *testing.T) {
-	weak := Suggest(Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
-		Similarity: func(e string) (float64, bool) { return map[string]float64{"👀": 0.55}[e], true }}, 6)
+	weak := weighted.Rank(Gather(Input{Text: "the meeting is at noon", Locale: "en", Calibration: cal,
+		Similarity: func(e string) (float64, bool) { return map[string]float64{"👀": 0.55}[e], true }}), 6)
 	es := emojis(weak)
 	require.Len(t, es, 6)
 	assert.Contains(t, es, "👀")
@@ -348,8 +379,8 @@ func TestEmbeddingIsTieBreakerWithCues(t *testing.T) {
 		return 0.1, true
 	}
 	scoreOf := func(text string) float64 {
-		for _, s := range Suggest(Input{Text: text, Locale: "en", Calibration: cal, Similarity: sim,
-			Nearest: []Hit{{"🤔", 0.75}}}, 40) {
+		for _, s := range weighted.Rank(Gather(Input{Text: text, Locale: "en", Calibration: cal, Similarity: sim,
+			Nearest: []Hit{{"🤔", 0.75}}}), 40) {
 			if s.Emoji == "🤔" {
 				return s.Score
 			}
