@@ -83,13 +83,21 @@ var negated = [numIntents]Intent{Joy: Sadness, Love: 0, Laughter: 0, Agreement: 
 // faces (😭, 🤣). Product design, not fitted on any set.
 var DefaultRow = []string{"😂", "❤️", "😍", "😢", "😡", "👍", "🙏", "😮", "😭", "🤣"}
 
-// moodRows reorder the default row when a message's mood is known but no
-// intent row fills the list: a cheerful line is answered with hearts and
-// laughter, a sad one with sympathy.
+// moodRows reorder the default row when a message's mood is known: a
+// cheerful line is answered with hearts and laughter, a sad one with
+// sympathy. They keep the default row's five faces, only in another order,
+// so the mood alone never drops a face (the mood words are right too
+// rarely for that); it decides which face evidence displaces first, the
+// one least in line with the mood. Each row's own reactions follow.
 var moodRows = map[int][]string{
-	+1: {"❤️", "😂", "😍", "🔥", "👏", "😊"},
-	-1: {"😢", "❤️", "🙏", "😮", "😡", "🫂"},
+	+1: {"❤️", "😂", "😍", "😢", "😡", "🔥", "👏", "😊"},
+	-1: {"😢", "😡", "❤️", "😂", "😍", "🙏", "😮", "🫂"},
 }
+
+// faceMood is the feeling of the mood rows' faces that clash with a
+// speech act of the other feeling (❤️, 🙏 and 😮 go with either).
+var faceMood = map[string]int{"😂": 1, "😍": 1, "🤣": 1, "🔥": 1, "👏": 1, "😊": 1, "👍": 1,
+	"😢": -1, "😡": -1, "😭": -1, "🫂": -1}
 
 // mood is the sign of an intent's feeling: positive, negative or neutral.
 var mood = [numIntents]int{Thanks: 1, Congrats: 1, Condolence: -1, Laughter: 1, Agreement: 1, Love: 1, Joy: 1,
@@ -100,6 +108,21 @@ var mood = [numIntents]int{Thanks: 1, Congrats: 1, Condolence: -1, Laughter: 1, 
 // an event (a new job, a death, thanks) decides the reaction more than the
 // mood words around it ("got the job!! so happy" is answered with 🎉).
 var priority = [numIntents]float64{Thanks: 1.25, Congrats: 1.3, Condolence: 1.3, GetWell: 1.2, Laughter: 1.1, Apology: 1.1}
+
+// act reports whether an intent is a speech act answered by convention
+// (thanks with 🙏, congratulations with 🎉, a loss with 😢 and 🙏): the
+// three of spec 1's intents a reaction bar exists for; laughter and
+// agreement are moods people may or may not share, and an apology or an
+// illness is answered in too many ways. A mood must be guessed, so its
+// cues are calibrated against how often they are right; an act's
+// reactions are not a guess.
+func (i Intent) act() bool {
+	switch i {
+	case Thanks, Congrats, Condolence:
+		return true
+	}
+	return false
+}
 
 func (i Intent) priority() float64 {
 	if i < numIntents && priority[i] > 0 {

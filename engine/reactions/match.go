@@ -27,6 +27,8 @@ type cue struct {
 // words ("lost", "dark") are only usually emotional.
 const lexWeight = 0.85
 
+func (c *cue) lexicon() bool { return c.scale == lexWeight }
+
 // The cues, normalized once and indexed so a message is matched by looking
 // its words up rather than by trying every cue of every language: cues by
 // their first word, one-word prefix cues by their first two bytes, and the
@@ -103,7 +105,10 @@ type CueHit struct {
 	Intent Intent
 	Weight float64
 	Cue    string // the words that matched, for tests and debugging
-	pos    int    // where it matched (token, or byte for unspaced text)
+	// Lexicon marks an intent found only by words of the emotion lexicon,
+	// a signal calibrated apart from the intent cues (it is right less often).
+	Lexicon bool
+	pos     int // where it matched (token, or byte for unspaced text)
 }
 
 // foreignWeight is how much a cue of another language than the request's
@@ -157,11 +162,12 @@ func Cues(text, locale string) []CueHit {
 	best := map[Intent]int{} // index into hits
 	counted := map[[2]int]bool{}
 	var hits []CueHit
-	add := func(in Intent, w float64, what string, at int) {
+	add := func(in Intent, w float64, what string, at int, lex bool) {
 		if in == 0 {
 			return
 		}
 		if i, ok := best[in]; ok {
+			hits[i].Lexicon = hits[i].Lexicon && lex
 			// Another word of the same intent adds a little (three angry
 			// words outweigh one cheerful one); the same word matched by
 			// cues of several languages counts once.
@@ -179,7 +185,7 @@ func Cues(text, locale string) []CueHit {
 		}
 		counted[[2]int{int(in), at}] = true
 		best[in] = len(hits)
-		hits = append(hits, CueHit{Intent: in, Weight: w, Cue: what, pos: at})
+		hits = append(hits, CueHit{Intent: in, Weight: w, Cue: what, pos: at, Lexicon: lex})
 	}
 	weight := func(lang string) float64 {
 		if lang != locale && lang != "en" {
@@ -218,9 +224,9 @@ func Cues(text, locale string) []CueHit {
 			}
 		}
 		if neg {
-			add(negated[c.intent], w*0.8, "neg "+c.unspaced, at)
+			add(negated[c.intent], w*0.8, "neg "+c.unspaced, at, c.lexicon())
 		} else {
-			add(c.intent, w, c.unspaced, at)
+			add(c.intent, w, c.unspaced, at, c.lexicon())
 		}
 	}
 	var cands []*cue
@@ -257,9 +263,9 @@ func Cues(text, locale string) []CueHit {
 			}
 			what := strings.Join(c.words, " ")
 			if neg {
-				add(negated[c.intent], w*0.8, "not "+what, i)
+				add(negated[c.intent], w*0.8, "not "+what, i, c.lexicon())
 			} else {
-				add(c.intent, w, what, i)
+				add(c.intent, w, what, i, c.lexicon())
 			}
 		}
 	}

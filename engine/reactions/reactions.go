@@ -1,25 +1,29 @@
 // Package reactions ranks the emoji people would react with under a chat
 // message (spec 1, POST /v1/suggest-reactions): reactions, not topics.
-// It fuses five signals per emoji with a noisy-or, so independent evidence
-// adds up without ever passing 1:
+// It starts from a fixed default row and lets the text move it only where
+// the evidence is worth it. Gather collects each emoji's strongest signal
+// of each kind (Kind):
 //
 //   - emoji already in the text (people mirror them);
 //   - intent cues written by hand per language, with negators,
-//     intensifiers and contrasts (Cues): thanks, congratulations,
-//     condolences, laughter, agreement and the moods, each with its row of
-//     reactions, plus a broad emotion lexicon per language (lexTable) that
-//     turns the mood of lines naming no intent;
+//     intensifiers and contrasts (Cues): the speech acts of spec 1
+//     (thanks, congratulations, condolences), answered by convention, and
+//     the moods, each with its row of reactions, plus a broad emotion
+//     lexicon per language (lexTable) for lines naming no intent;
 //   - the curated reaction vocabulary ranked by the message embedding;
 //   - alias hits per clause (the caller searches each of Clauses);
 //   - the nearest emoji of the whole catalog to the message embedding.
 //
-// An emoji outside the vocabulary is topical: it is offered only with two
-// kinds of signal or a very close embedding match, so "pizza tonight?"
-// does not put 🍕 above 😍 on a single keyword. The default reaction row
-// (turned towards the message's mood) is a prior blended with all this:
-// its emoji carry a decaying prior score that evidence adds to, so weak
-// evidence promotes an emoji among the prior's instead of replacing the
-// whole row. The embedding is a tie-breaker where words have spoken.
+// A Blend ranks that evidence: each kind's weight is its chance of naming
+// a reaction people used (Calibrated, tuned on a training set by
+// service/cmd/evalreactions -calibrate), combined by noisy-or with the
+// default row's prior, so a signal displaces a face only where it is
+// right more often. The message's mood reorders the five faces (which one
+// evidence displaces first) but never drops one by itself; a speech act
+// drops the faces that clash with it. An emoji outside the vocabulary is
+// topical: it is offered only with two kinds of signal or a very close
+// embedding match, so "pizza tonight?" does not put 🍕 above 😍 on a
+// single keyword.
 //
 // The package is pure Go: the caller brings the alias hits and the
 // embedding similarities, so it is tested with tables and no model.
@@ -66,20 +70,37 @@ type Suggestion struct {
 	Semantic bool
 }
 
-// The weights of each signal (the most a single signal can give).
+// Kind is a kind of signal; each is calibrated on its own (Blend.Signal).
+type Kind uint8
+
+// The kinds of signal.
 const (
-	wPresent = 0.85 // an emoji the author wrote
-	wCue     = 0.8  // first emoji of an intent row
-	wVocab   = 0.45 // a vocabulary emoji at the top of the calibration range
-	wAlias   = 0.5  // best alias hit of a clause
-	wNearest = 0.4  // nearest catalog emoji at the top of the range
-	wPrior   = 0.3  // the first emoji of the prior row
-	// embeddingWithCues scales the embedding signals of a message that
-	// has cues.
-	embeddingWithCues = 0.5
-	// looseNearest scales a nearest catalog emoji below the ceiling.
-	looseNearest = 0.25
-	priorDecay   = 0.85 // each next emoji of the prior row
+	Present Kind = iota // an emoji the author wrote
+	Act                 // the row of a speech act's cue (thanks, congratulations, condolences...)
+	Cue                 // the row of a mood's cue
+	Lexicon             // a row of an intent found only by emotion-lexicon words
+	Vocab               // a vocabulary emoji ranked by the message embedding
+	Alias               // an alias hit of a clause
+	Nearest             // a catalog emoji nearest to the message embedding
+	NumKinds
+)
+
+var kindNames = [NumKinds]string{"present", "act", "cue", "lexicon", "vocab", "alias", "nearest"}
+
+func (k Kind) String() string {
+	if k < NumKinds {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Shapes of the raw signal strengths (0..1), before calibration: how a
+// strength falls along a row, a clause's hits or the text.
+const (
+	presentDecay = 0.9  // each next emoji of the text
+	rowDecay     = 0.7  // each next emoji of an intent row
+	aliasDecay   = 0.85 // each next alias hit of a clause
+	maxCue       = 1.25 // a cue weight times its intent's priority that counts fully
 	// vocabTop and nearestTop bound how many embedding matches count, so a
 	// flat similarity profile does not spread evidence over everything.
 	vocabTop   = 6
@@ -87,32 +108,41 @@ const (
 	aliasTop   = 5
 )
 
-type kind uint8
-
-const (
-	kPresent kind = iota
-	kCue
-	kVocab
-	kAlias
-	kNearest
-	numKinds
-)
-
 type evidence struct {
 	emoji    string
 	order    int // first time seen, for stable ties
-	best     [numKinds]float64
+	best     [NumKinds]float64
 	veryNear bool
+	// rowRank is the emoji's best place in an intent row that named it
+	// (0 first), for Blend.RowTop.
+	rowRank int
 }
 
-// Suggest ranks at most limit reactions for a message.
-func Suggest(in Input, limit int) []Suggestion {
-	if limit <= 0 {
-		return nil
-	}
-	ev := map[string]*evidence{}
+// Signal is one piece of evidence for an emoji with its raw strength
+// (0..1): what the calibration (service/cmd/evalreactions -calibrate)
+// measures against how often it is right.
+type Signal struct {
+	Emoji    string
+	Kind     Kind
+	Strength float64
+	VeryNear bool // a nearest match at or above the calibration's ceiling
+}
+
+// Evidence is a message's evidence before the blend (Gather), so one
+// message can be ranked by several blends (the calibration does).
+type Evidence struct {
+	ev      map[string]*evidence
+	known   func(e, key string) bool
+	moodSum float64
+	actMood int  // the sign of the speech acts' summed mood (0: none)
+	cued    bool // an intent cue or lexicon word fired
+}
+
+// Gather collects each emoji's strongest raw signal of each kind.
+func Gather(in Input) Evidence {
+	g := Evidence{ev: map[string]*evidence{}}
 	known := map[string]bool{} // in.Known by key, asked once per emoji
-	isKnown := func(e, kk string) bool {
+	g.known = func(e, kk string) bool {
 		if in.Known == nil {
 			return true
 		}
@@ -123,43 +153,54 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		return ok
 	}
-	note := func(e string, k kind, s float64) *evidence {
+	note := func(e string, k Kind, s float64) *evidence {
 		if s <= 0 {
 			return nil
 		}
 		kk := key(e)
-		if !isKnown(e, kk) {
+		if !g.known(e, kk) {
 			return nil
 		}
-		x, ok := ev[kk]
+		x, ok := g.ev[kk]
 		if !ok {
-			x = &evidence{emoji: canonical(e), order: len(ev)}
-			ev[kk] = x
+			x = &evidence{emoji: canonical(e), order: len(g.ev), rowRank: len(Vocabulary)}
+			g.ev[kk] = x
 		}
 		x.best[k] = max(x.best[k], min(s, 1))
 		return x
 	}
 	for i, e := range EmojiIn(in.Text) {
-		note(e, kPresent, wPresent*pow(0.9, i))
+		note(e, Present, pow(presentDecay, i))
 	}
-	moodSum := 0.0
 	cues := Cues(in.Text, in.Locale)
-	// The embedding is a tie-breaker once the words have spoken: a
-	// message with cues keeps embeddingWithCues of its embedding signals
-	// (the local model mixes antonyms, "happy" and "sad" sit close).
-	embed := 1.0
-	if len(cues) > 0 {
-		embed = embeddingWithCues
-	}
-	// A cue row decays along its emoji (0.7 each) so one cue keeps its
-	// first two or three faces above the prior, and the prior's most used
-	// faces come next instead of the row's tail: evidence reorders the
-	// prior rather than replacing the whole bar.
+	g.cued = len(cues) > 0
+	actSum := 0.0
+	// A cue row decays along its emoji so one cue keeps its first two or
+	// three faces above the prior, and the prior's most used faces come
+	// next instead of the row's tail.
 	for _, c := range cues {
-		moodSum += float64(mood[c.Intent]) * c.Weight
-		for i, e := range rows[c.Intent] {
-			note(e, kCue, wCue*min(c.Weight*c.Intent.priority(), 1.25)*pow(0.7, i))
+		g.moodSum += float64(mood[c.Intent]) * c.Weight
+		if c.Intent.act() && !c.Lexicon {
+			actSum += float64(mood[c.Intent]) * c.Weight
 		}
+		k := Cue
+		switch {
+		case c.Lexicon:
+			k = Lexicon
+		case c.Intent.act():
+			k = Act
+		}
+		for i, e := range rows[c.Intent] {
+			if x := note(e, k, min(c.Weight*c.Intent.priority(), maxCue)/maxCue*pow(rowDecay, i)); x != nil {
+				x.rowRank = min(x.rowRank, i)
+			}
+		}
+	}
+	switch {
+	case actSum > 0:
+		g.actMood = 1
+	case actSum < 0:
+		g.actMood = -1
 	}
 	cal := in.Calibration
 	if cal.Ceiling <= cal.Floor {
@@ -181,45 +222,89 @@ func Suggest(in Input, limit int) []Suggestion {
 		}
 		slices.SortStableFunc(sims, func(a, b sim) int { return cmp.Compare(b.cos, a.cos) })
 		for _, s := range sims[:min(vocabTop, len(sims))] {
-			note(s.e, kVocab, embed*wVocab*strength(s.cos))
+			note(s.e, Vocab, strength(s.cos))
 		}
 	}
 	for _, hits := range in.Alias {
 		for r, h := range hits[:min(aliasTop, len(hits))] {
-			note(h.Emoji, kAlias, wAlias*h.Score*pow(0.85, r))
+			note(h.Emoji, Alias, h.Score*pow(aliasDecay, r))
 		}
 	}
-	// A nearest catalog emoji below the very-close line is a tie-breaker:
-	// with an alias hit it admits a topical emoji, but it should not lift
-	// that emoji above the prior's faces on a loose cosine.
 	for _, h := range in.Nearest[:min(nearestTop, len(in.Nearest))] {
-		s, veryNear := embed*wNearest*strength(h.Score), h.Score >= cal.Ceiling
-		if !veryNear {
-			s *= looseNearest
-		}
-		if x := note(h.Emoji, kNearest, s); x != nil && veryNear {
+		if x := note(h.Emoji, Nearest, strength(h.Score)); x != nil && h.Score >= cal.Ceiling {
 			x.veryNear = true
 		}
 	}
+	return g
+}
 
-	// The prior row: the default bar, turned towards the message's mood.
-	// It is blended with the evidence rather than replaced by it: each of
-	// its emoji carries a prior score that decays along the row, combined
-	// by noisy-or with whatever evidence the emoji has, so weak evidence
-	// only promotes an emoji among the prior's, and strong evidence (a cue,
-	// an emoji the author wrote) leads.
+// Signals lists the evidence, each emoji's strongest raw signal
+// of each kind, in the order the emoji were first seen.
+func (g Evidence) Signals() []Signal {
+	xs := make([]*evidence, 0, len(g.ev))
+	for _, x := range g.ev {
+		xs = append(xs, x)
+	}
+	slices.SortFunc(xs, func(a, b *evidence) int { return cmp.Compare(a.order, b.order) })
+	var out []Signal
+	for _, x := range xs {
+		for k, s := range x.best {
+			if s > 0 {
+				out = append(out, Signal{Emoji: x.emoji, Kind: Kind(k), Strength: s, VeryNear: x.veryNear && Kind(k) == Nearest})
+			}
+		}
+	}
+	return out
+}
+
+// Suggest ranks at most limit reactions for a message with the calibrated
+// blend.
+func Suggest(in Input, limit int) []Suggestion {
+	if limit <= 0 {
+		return nil
+	}
+	return Calibrated.Rank(Gather(in), limit)
+}
+
+// Rank ranks at most limit reactions for a message's evidence.
+func (b Blend) Rank(g Evidence, limit int) []Suggestion {
+	if limit <= 0 {
+		return nil
+	}
+	// The embedding is a tie-breaker once the words have spoken: a
+	// message with cues keeps EmbeddingWithCues of its embedding signals
+	// (the local model mixes antonyms, "happy" and "sad" sit close).
+	embed := 1.0
+	if g.cued {
+		embed = b.EmbeddingWithCues
+	}
+
+	// The prior row: the default bar, turned towards the message's mood
+	// when the mood is clear. It is blended with the evidence rather than
+	// replaced by it: each of its emoji carries a prior score that decays
+	// along the row, combined by noisy-or with the calibrated evidence, so
+	// weak evidence only promotes an emoji among the prior's, and evidence
+	// that is right more often than a prior face replaces it.
 	fill := DefaultRow
 	switch {
-	case moodSum > 0:
+	case g.moodSum >= b.Cheerful:
 		fill = moodRows[+1]
-	case moodSum < 0:
+	case g.moodSum <= -b.Gloomy:
 		fill = moodRows[-1]
 	}
 	priorOf := map[string]float64{}
 	for i, e := range fill {
-		if k := key(e); isKnown(e, k) {
+		// A speech act's mood is no guess: no 😂 under a condolence, no
+		// 😡 under thanks.
+		if g.actMood != 0 && faceMood[e] == -g.actMood {
+			continue
+		}
+		if k := key(e); g.known(e, k) {
 			if _, dup := priorOf[k]; !dup {
-				priorOf[k] = priorScore(i)
+				priorOf[k] = b.Prior * pow(b.PriorDecay, i)
+				if i >= RowFaces {
+					priorOf[k] *= b.Fill
+				}
 			}
 		}
 	}
@@ -228,26 +313,44 @@ func Suggest(in Input, limit int) []Suggestion {
 		order int
 	}
 	var rs []ranked
-	for k, x := range ev {
-		if !admitted(k, x) {
-			continue
-		}
-		p, sem, other := 1-priorOf[k], 0.0, 0.0
+	for k, x := range g.ev {
+		var qs [NumKinds]float64 // the calibrated chance of each signal
 		for kd, s := range x.best {
-			p *= 1 - s
-			if kind(kd) == kVocab || kind(kd) == kNearest {
-				sem += s
-			} else {
-				other += s
+			qs[kd] = min(1, b.Signal[kd]*s)
+			switch {
+			case (Kind(kd) == Cue || Kind(kd) == Lexicon) && float64(x.rowRank) >= b.RowTop:
+				qs[kd] = 0
+			case Kind(kd) == Nearest && !x.veryNear:
+				qs[kd] *= embed * b.LooseNearest
+			case Kind(kd) == Vocab || Kind(kd) == Nearest:
+				qs[kd] *= embed
 			}
 		}
+		if !b.admitted(k, x, qs) {
+			continue
+		}
+		p, sem, other := 1.0, 0.0, 0.0
+		for kd, q := range qs {
+			p *= 1 - q
+			if Kind(kd) == Vocab || Kind(kd) == Nearest {
+				sem += q
+			} else {
+				other += q
+			}
+		}
+		if 1-p < b.Floor {
+			p = 1 // evidence this weak is not worth moving the row
+		}
+		p *= 1 - priorOf[k]
 		delete(priorOf, k)
-		rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+		if p < 1 {
+			rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+		}
 	}
 	for i, e := range fill {
 		if pr, ok := priorOf[key(e)]; ok {
 			delete(priorOf, key(e))
-			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(ev) + i})
+			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(g.ev) + i})
 		}
 	}
 	slices.SortFunc(rs, func(a, b ranked) int {
@@ -263,35 +366,27 @@ func Suggest(in Input, limit int) []Suggestion {
 	return out
 }
 
-// priorScore is the prior weight of the i-th emoji of the prior row: the
-// first is worth about an alias hit of a clear keyword, and it decays so a
-// lone weak signal lands between prior emoji rather than above all.
-func priorScore(i int) float64 { return wPrior * pow(priorDecay, i) }
-
 // admitted applies the reactions-not-topics rule: a topical emoji needs
 // two kinds of signal (the author writing it counts as two) or a very
 // close embedding match. A vocabulary emoji needs one signal, and on its
 // own an alias or embedding signal must be clear (minSingle): a stray
 // keyword or a loose cosine is not worth displacing the default row.
-func admitted(k string, x *evidence) bool {
-	if x.veryNear || x.best[kPresent] > 0 || x.best[kCue] > 0 {
+func (b Blend) admitted(k string, x *evidence, qs [NumKinds]float64) bool {
+	if x.veryNear || x.best[Present] > 0 || x.best[Act] > 0 || x.best[Cue] > 0 || x.best[Lexicon] > 0 {
 		return true
 	}
 	n, strongest := 0, 0.0
-	for _, s := range x.best {
-		if s > 0 {
+	for _, q := range qs {
+		if q > 0 {
 			n++
-			strongest = max(strongest, s)
+			strongest = max(strongest, q)
 		}
 	}
 	if _, ok := vocab[k]; ok {
-		return n >= 2 || strongest >= minSingle
+		return n >= 2 || strongest >= b.MinSingle
 	}
 	return n >= 2
 }
-
-// minSingle is the strength a lone alias or embedding signal needs.
-const minSingle = 0.3
 
 // canonical spells an emoji as the vocabulary does when it is there
 // (with its U+FE0F), else as given without skin tones.

@@ -146,34 +146,13 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	res := search.Response{Query: engine.Normalize(p.text, MaxTextLength), PackVersion: s.cfg.PackVersion,
 		Model: s.cfg.Model, OverLimit: over, Results: []search.Item{}}
-	in := reactions.Input{Text: p.text, Locale: p.locale, Calibration: s.cfg.Calibration}
-	var embedDur time.Duration
-	embedded := false
-	if s.cfg.Meaning != nil && !over {
-		emb, d, err := s.cfg.Meaning(ctx, p.text, p.locale)
-		embedDur = d
-		switch {
-		case err != nil && !errors.Is(err, search.ErrIncomplete):
-			res.Degraded = true
-		case emb != nil:
-			embedded = true
-			in.Nearest = hitsOf(emb.Nearest(16))
-			in.Similarity = func(e string) (float64, bool) { return emb.Similarity(hexcode(e)) }
-		}
-	}
-	if eng, _ := s.cfg.Packs.Engine(ctx, p.locale); eng != nil {
+	in, ev := s.gather(ctx, p.text, p.locale, !over)
+	res.Degraded = ev.degraded
+	if ev.searched {
 		locale := p.locale
 		res.AliasLocale = &locale
-		in.Known = func(e string) bool { _, ok := eng.EmojiOf(e); return ok }
-		for _, c := range reactions.Clauses(p.text) {
-			out := eng.Search(c, engine.Options{Limit: 5, Locale: p.locale})
-			hits := make([]reactions.Hit, len(out.Results))
-			for i, h := range out.Results {
-				hits[i] = reactions.Hit{Emoji: h.Emoji, Score: h.Score * out.Confidence}
-			}
-			in.Alias = append(in.Alias, hits)
-		}
 	}
+	embedded, embedDur := ev.embedded, ev.embedDur
 	for _, sg := range reactions.Suggest(in, p.limit) {
 		src := "alias"
 		if sg.Semantic {
@@ -195,6 +174,56 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Server-Timing", "total;dur="+ms(total))
 	}
 	httpx.JSON(w, http.StatusOK, search.Reaction{Response: res})
+}
+
+// gathered says how a message's evidence was gathered.
+type gathered struct {
+	embedded, degraded, searched bool
+	embedDur                     time.Duration
+}
+
+// gather builds the ranking's input: the one embedding call (when embed
+// and a backend is configured) and the alias search per clause.
+func (s *Service) gather(ctx context.Context, text, locale string, embed bool) (reactions.Input, gathered) {
+	in := reactions.Input{Text: text, Locale: locale, Calibration: s.cfg.Calibration}
+	var g gathered
+	if s.cfg.Meaning != nil && embed {
+		emb, d, err := s.cfg.Meaning(ctx, text, locale)
+		g.embedDur = d
+		switch {
+		case err != nil && !errors.Is(err, search.ErrIncomplete):
+			g.degraded = true
+		case emb != nil:
+			g.embedded = true
+			in.Nearest = hitsOf(emb.Nearest(16))
+			in.Similarity = func(e string) (float64, bool) { return emb.Similarity(hexcode(e)) }
+		}
+	}
+	if eng, _ := s.cfg.Packs.Engine(ctx, locale); eng != nil {
+		g.searched = true
+		in.Known = func(e string) bool { _, ok := eng.EmojiOf(e); return ok }
+		for _, c := range reactions.Clauses(text) {
+			out := eng.Search(c, engine.Options{Limit: 5, Locale: locale})
+			hits := make([]reactions.Hit, len(out.Results))
+			for i, h := range out.Results {
+				hits[i] = reactions.Hit{Emoji: h.Emoji, Score: h.Score * out.Confidence}
+			}
+			in.Alias = append(in.Alias, hits)
+		}
+	}
+	return in, g
+}
+
+// Evidence is the ranking's input for a message as the route gathers it
+// (cut to MaxTextLength, the locale resolved as the route does), for the
+// calibration of engine/reactions; nothing is metered.
+func (s *Service) Evidence(ctx context.Context, text, locale string) (reactions.Input, error) {
+	loc, err := search.ResolveLocale(locale)
+	if err != nil {
+		return reactions.Input{}, err
+	}
+	in, _ := s.gather(ctx, cut(text, MaxTextLength), loc, true)
+	return in, nil
 }
 
 func hitsOf(hs []search.Hit) []reactions.Hit {

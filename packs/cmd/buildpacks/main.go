@@ -14,8 +14,10 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
@@ -70,6 +72,9 @@ func run(in, out, version, model string) error {
 	}
 	inputs.Versions["emoticons"] = emoticons.Hash()
 	inputs.Words = engine.RankingWords()
+	if err := packs.CheckLicences(inputs.Versions); err != nil {
+		return err
+	}
 	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
 	if err == nil {
 		err = relErr
@@ -87,5 +92,8 @@ func run(in, out, version, model string) error {
 		}
 	}
 	fmt.Printf("buildpacks: %d files in %s\n", len(files), dir)
+	for _, name := range slices.Sorted(maps.Keys(inputs.Versions)) {
+		fmt.Printf("  %s %s: %s\n", name, inputs.Versions[name], packs.Licences[name])
+	}
 	return nil
 }
