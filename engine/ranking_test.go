@@ -121,6 +121,64 @@ func TestStopWordsAndShortCodes(t *testing.T) {
 	})
 }
 
+// Function words never carry a phrase alone (issue 29): a message built on
+// "я", "मुझे" or "في" does not answer with the phrases that share only that
+// word ("я тебя люблю" for "я заболел"). Each case's result list must hold
+// no result whose matched phrase shares only function words with the query.
+func TestFunctionWordsNeverCarryAPhrase(t *testing.T) {
+	e := allLocales(t)
+	for _, tc := range []struct{ locale, q, notMatch string }{
+		{"ru", "я заболел", "я тебя люблю"},
+		{"ru", "я замерзаю", "я тебя люблю"},
+		{"ru", "пойдём играть в футбол", "в ресторан"},
+		{"hi", "मुझे बुखार है", "मुझे छोड़ दिया"},
+		{"hi", "मैं थक गया हूँ", "जल गया"},
+		{"bn", "আমি খুব ক্লান্ত", "আমি তোমাকে ভালোবাসি"},
+		{"ar", "في صحتك", "جسر في الليل"},
+		{"es", "vamos a jugar al fútbol", "a por ello"},
+		{"fr", "je suis malade", "je t'aime"},
+		{"pt", "eu estou doente", "eu te amo"},
+		{"id", "aku lapar", "aku cinta kamu"},
+		{"tr", "ben çok yorgunum", "seni seviyorum"},
+		{"zh", "我生病了", "我爱你"},
+		{"en", "i am so sick", "i love you"},
+	} {
+		t.Run(tc.locale+" "+tc.q, func(t *testing.T) {
+			out := e.Search(tc.q, Options{Limit: 24, Locale: tc.locale})
+			for _, r := range out.Results {
+				assert.NotEqual(t, Normalize(tc.notMatch, 0), r.Match, "%s answered through %q", r.Emoji, r.Match)
+				assert.False(t, onlyStopShared(e, tc.q, r.Match, tc.locale), "%s answered through %q", r.Emoji, r.Match)
+			}
+		})
+	}
+}
+
+// onlyStopShared reports a matched phrase whose words in common with the
+// query are all function words of English or the locale.
+func onlyStopShared(e *Engine, q, match, locale string) bool {
+	words := RankingWords()
+	stop := map[string]bool{}
+	for _, loc := range []string{"en", locale} {
+		for _, w := range words.Stop[loc] {
+			stop[w] = true
+		}
+	}
+	qw := map[string]bool{}
+	for _, w := range strings.Fields(Normalize(q, 0)) {
+		qw[w] = true
+	}
+	shared := false
+	for _, w := range strings.Fields(match) {
+		if qw[w] {
+			if !stop[w] {
+				return false
+			}
+			shared = true
+		}
+	}
+	return shared
+}
+
 // Typo tolerance and shortened words apply to alphabets only: in other
 // scripts a weak partial match is worse than none (the query then goes to
 // the meaning tier).

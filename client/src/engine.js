@@ -222,7 +222,7 @@ class Index {
     this.pSum = new Float32Array(n)
     this.pCur = new Float32Array(n)
     this.pUnit = new Int8Array(n)
-    this.pCnt = new Uint8Array(n)
+    this.pU = new Uint8Array(n) // bit per unit a phrase matched
     this.pTypo = new Uint8Array(n)
     const m = E.length
     this.eStamp = new Uint32Array(m)
@@ -436,27 +436,25 @@ class Index {
     const uw = this.uw
     uw.fill(1)
     this.cov.fill(1)
-    this.uwSum = this.covSum = units.length
-    this.stopCov = 0
-    if (units.length < 2) return
-    this.idfW(units, p)
+    // One unit: weight 1, no function word to set apart (stopW sets the sums).
+    if (units.length > 1) this.idfW(units, p)
     this.stopW(units, p)
   }
 
   // stopWeights gives the function words of a query that also holds a
-  // content word STOP_W (weight and coverage); a last unit still being
-  // typed keeps its weight ("the" may become "theatre").
+  // content word STOP_W (weight and coverage) and lists them in sSet: they
+  // alone never carry a phrase; a last unit still being typed keeps its
+  // weight ("the" may become "theatre").
   stopW(units, p) {
     const stop = units.map((u, ui) => !(p.prefix && ui === units.length - 1) && this.isStop(u.t, p))
     const content = stop.includes(false)
-    let uwSum = 0, covSum = 0, stopCov = 0
+    let uwSum = 0, covSum = 0, sSet = 0
     for (let ui = 0; ui < units.length; ui++) {
-      if (content && stop[ui]) this.uw[ui] = this.cov[ui] = STOP_W
+      if (content && stop[ui]) this.uw[ui] = this.cov[ui] = STOP_W, sSet |= 1 << ui
       uwSum = f(uwSum + this.uw[ui])
       covSum = f(covSum + this.cov[ui])
-      if (content && stop[ui]) stopCov = f(stopCov + this.cov[ui])
     }
-    this.uwSum = uwSum, this.covSum = covSum, this.stopCov = stopCov
+    this.uwSum = uwSum, this.covSum = covSum, this.sSet = sSet
   }
 
   isStop(word, p) {
@@ -588,7 +586,7 @@ class Index {
     q = f(q * this.uw[ui])
     const qw = f(q * this.segW[si])
     let added = false
-    const { pStamp, pUnit, pCur, pSum, pCnt, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw } = this
+    const { pStamp, pUnit, pCur, pSum, pU, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw } = this
     const cw = this.cov[ui]
     const list = tab.post
     for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
@@ -597,13 +595,13 @@ class Index {
       if (typo && field === LOW) continue
       added = true
       if (pStamp[gp] !== gen) {
-        pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pCnt[gp] = 1, pTypo[gp] = 0, pCw[gp] = cw
+        pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pU[gp] = 1 << ui, pTypo[gp] = 0, pCw[gp] = cw
         this.tP.push(gp)
       } else if (pUnit[gp] !== ui) {
         pSum[gp] = pSum[gp] + pCur[gp]
         pCur[gp] = 0
         pUnit[gp] = ui
-        pCnt[gp]++
+        pU[gp] |= 1 << ui
         pCw[gp] = pCw[gp] + cw
       }
       if (typo & 1) pTypo[gp] = 1
@@ -631,17 +629,17 @@ class Index {
 
   score(nunits, p) {
     const nu = this.uwSum
-    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pCnt, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, E: E, covSum, stopCov } = this
+    const { pField, pNTok, pEntry, pSeg, pSum, pCur, pU, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, E: E, covSum, sSet } = this
     for (const pid of this.tP) {
       const field = pField[pid], ntok = pNTok[pid], e = pEntry[pid]
       if (ePhrase[e] < 0 || (eBest[e] === 0 && this.before(pid, field, ePhrase[e], eField[e]))) ePhrase[e] = pid, eField[e] = field
-      const cnt = pCnt[pid]
-      if (nunits > 1 && f(pCw[pid] / covSum) < this.minCov && !p.lax) continue
-      // The phrase holds every word of the query (function words aside).
-      const whole = cnt === nunits || f(pCw[pid] + stopCov) >= f(covSum * F0999)
+      const m = pU[pid], cnt = pop(m)
+      // Too little of the query covered, or function words alone (they never carry a phrase).
+      if ((nunits > 1 && f(pCw[pid] / covSum) < this.minCov && !p.lax) || !(m & ~sSet)) continue
       const pcov = Math.min(1, f(cnt / Math.max(ntok, 1)))
       const flag = E[e].flag && !this.uns
-      if (flag && !this.flags && !whole) continue // a flag never answers one word of a longer query ("in love")
+      // A flag never answers one word of a longer query ("in love"): its phrase holds every content word.
+      if (flag && !this.flags && ((1 << nunits) - 1) & ~m & ~sSet) continue
       let w = W[field]
       if (nunits > 1 && field === 1 && ntok === 1 && utf8Len(this.text(pid)) <= 2) w = f(w * 0.5) // "in", "ok": a code, not a word of the sentence
       const sc = f(pSum[pid] + pCur[pid])
@@ -657,12 +655,12 @@ class Index {
     if (nunits < 2) return
     for (const ei of this.tE) {
       if (E[ei].flag && !this.flags) continue
-      let sum = 0, covered = 0
+      let sum = 0, covered = 0, con = 0
       for (let u = 0; u < nunits; u++) {
         const x = eUnits[ei * MAX_UNITS + u]
-        if (x > 0) sum = f(sum + x), covered = f(covered + this.cov[u])
+        if (x > 0) sum = f(sum + x), covered = f(covered + this.cov[u]), con |= 1 << u
       }
-      if (f(covered / covSum) >= this.minCov || p.lax) {
+      if (con & ~sSet && (f(covered / covSum) >= this.minCov || p.lax)) {
         const v = f(f(F09 * sum) / nu)
         if (v > eBest[ei]) eBest[ei] = v
       }
@@ -734,12 +732,11 @@ class Index {
       } else addOther(ei)
       if (fm === ei) fHead[fm] = hS[ei]
     }
-    const top = []
+    const top = [] // the best limit hits, best first
     for (const h of hits) {
-      if (top.length === limit && !better(h, top[limit - 1])) continue
-      if (top.length < limit) top.push(h)
-      else top[limit - 1] = h
-      for (let i = top.length - 1; i > 0 && better(top[i], top[i - 1]); i--) [top[i], top[i - 1]] = [top[i - 1], top[i]]
+      let i = top.length
+      while (i && better(h, top[i - 1])) i--
+      if (i < limit) top.splice(i, 0, h), top.length > limit && top.pop()
     }
     let out = top
     if (others.length) {

@@ -22,7 +22,7 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 	// the scratch as far as the compiler knows, so fields read in the loop
 	// were loaded again for every phrase (each load bounds-checked under
 	// js/wasm, where this loop is a fifth of a typical keystroke).
-	gen, covSum, stopCov, flags, unspaced := s.gen, s.covSum, s.stopCov, s.flags, s.unspaced
+	gen, covSum, stopSet, flags, unspaced := s.gen, s.covSum, s.stopSet, s.flags, s.unspaced
 	minCov, relaxed, multi := p.MinCoverage, p.Relaxed, nunits > 1
 	weights, segW, covOf, phrases, entries := &ix.Weights, &s.segW, &s.covOf, s.phrases, s.entries
 	for _, pid := range s.touchedP {
@@ -42,10 +42,13 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 		if multi && cw/covSum < minCov && !relaxed {
 			continue
 		}
+		if a.units&^stopSet == 0 {
+			continue // function words alone never carry a phrase
+		}
 		flag := a.flag && !unspaced
 		// A flag never answers one word of a longer query ("in love"): the
 		// phrase must hold every word of the query (stop words aside).
-		if flag && !flags && int(cnt) != nunits && cw+stopCov < covSum*0.999 {
+		if flag && !flags && (1<<nunits-1)&^a.units&^stopSet != 0 {
 			continue
 		}
 		pcov := minf(1, float32(cnt)/float32(max(ntok, 1)))
@@ -73,13 +76,15 @@ func (ix *Index) score(s *scratch, nunits int, p Params) {
 			continue
 		}
 		var sum, covered float32
+		content := false
 		for u := range nunits {
 			if e.units[u] > 0 {
 				sum += e.units[u]
 				covered += s.cov[u]
+				content = content || s.stopSet&(1<<u) == 0
 			}
 		}
-		if nunits > 1 && (covered/s.covSum >= p.MinCoverage || p.Relaxed) {
+		if nunits > 1 && content && (covered/s.covSum >= p.MinCoverage || p.Relaxed) {
 			if v := 0.9 * sum / nu; v > e.best {
 				if e.best == 0 {
 					e.fallback = true

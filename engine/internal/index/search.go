@@ -66,7 +66,7 @@ type scratch struct {
 	unspaced bool                   // one unspaced word (Han): its units are pieces of one word
 	gender   bool                   // a unit names a gender
 	flags    bool                   // flags may answer parts of the query: one word, or "flag" named
-	stopCov  float32                // coverage weight of the stop words
+	stopSet  uint8                  // bit per stop unit of a query that also holds a content word
 	cov      [MaxUnits]float32      // share of each unit in coverage: 1, stopUnitWeight for a stop word
 	covOf    [1 << MaxUnits]float32 // coverage weight of a set of units, summed in unit order (score)
 	covSum   float32

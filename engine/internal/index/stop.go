@@ -17,17 +17,17 @@ import (
 // phrases are always searched); a locale's list applies when the locale is
 // searched.
 var stopWords = map[string]string{
-	"en": "a an the of in on at to for from with by and or but is are am was be been it its i me my you your we our they he she him her his this that so very too just really much such as do did does not im ur u s t d ll re ve m",
-	"es": "el la los las un una unos unas de del al a en con por para y o que es son soy estoy esta mi mis tu tus su sus muy tan lo le me se",
-	"fr": "le la les un une des de du au aux a en dans avec pour par et ou que qui est suis es c ce mon ma mes ton ta tes son sa ses tres trop je tu il elle on nous vous d l j n s t qu m",
-	"pt": "o a os as um uma de do da dos das no na nos nas em com por para e ou que e sou estou esta meu minha teu tua seu sua muito tao me te se",
-	"id": "di ke dari dan yang itu ini untuk dengan pada atau adalah aku saya kamu dia kita sangat sekali banget nya lagi sih deh",
-	"tr": "ve bir bu su o de da ile icin mi mu cok en ben sen biz",
-	"ru": "и в во на с со к ко по за из у о об от до а но или это я ты мы вы он она мой моя моё мои очень так же ли не",
-	"hi": "का की के है हैं में को से और पर यह वह मैं तुम आप मेरा मेरी बहुत ही भी तो ka ki ke hai mein ko se aur bahut",
-	"bn": "এর এবং ও আর কে তে আমি তুমি আপনি আমার তোমার খুব যে এই সেই হয় না",
-	"ar": "في من على الى عن و او ان هذا هذه انا انت هو هي جدا مع يا ما",
-	"zh": "的 了 是 很 吗 呢 吧 啊 在 和 也 就 都 太 好像",
+	"en": "a an the of in on at to for from with by and or but is are am was were be been being it its i me my you your we us our they them their he she him her his this that these those there here so very too just really much such as do did does have has had would could should im ive ur u s t d ll re ve m lets gonna wanna gotta what when where which who how if then than into about some any again",
+	"es": "el la los las un una unos unas de del al a en con por para y o que es son soy eres somos estoy estas esta estamos estan fue era mi mis tu tus su sus muy tan lo le les me se nos yo el ella ellos ellas nosotros usted ustedes voy vas va vamos van hay he has ha hemos han tengo tienes tiene ya tambien pero como cuando donde este esto ese eso aqui otra otro vez",
+	"fr": "le la les un une des de du au aux a en dans avec pour par et ou que qui est suis es sommes etes sont etait c ce cet cette ces ca cela mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs tres trop je tu il elle ils elles on nous vous moi toi lui me te se y ai as avons avez ont vais vas va allons vont d l j n s t qu m ne jai encore dun dune cest quil",
+	"pt": "o a os as um uma de do da dos das no na nos nas em com por para e ou que sou es somos sao estou esta estamos estao foi era meu minha meus minhas teu tua seu sua muito tao me te se lhe eu voce vc ele ela eles elas vou vai vamos vao tenho tem ja tambem mas como quando onde isso isto esse essa aqui",
+	"id": "di ke dari dan yang itu ini untuk dengan pada atau adalah aku saya kamu anda dia ia kita kami mereka sangat sekali banget nya lagi sih deh akan sudah udah juga tapi kalau ayo yuk gue gw lu mau ya",
+	"tr": "ve bir bu su o de da ile icin mi mu cok en ben sen biz siz onlar beni bana benim seni sana senin onu ona onun bizim sizin ama gibi daha hadi yine",
+	"ru": "и в во на с со к ко по за из у о об от до а но или это я ты мы вы он она они меня мне мной тебя тебе тобой нас нам вас вам его ее ему ей их им мой моя моё мои твой твоя наш был была было были буду будет бы уже еще тоже как что чтобы где когда тут там вот очень так же ли не давай давайте пойдем опять снова",
+	"hi": "का की के है हैं में को से और पर यह वह ये वे मैं मुझे मुझको मेरा मेरी मेरे हम हमें हमारा हमारी तुम तुम्हें तुम्हारा तुम्हारी आप आपका आपकी उसका उसकी उसे था थी थे हूँ हूं हो गया गई गए रहा रही रहे बहुत ही भी तो ka ki ke hai mein ko se aur bahut mujhe mera meri hum tum aap hoon tha thi raha rahi gaya चलो लिए",
+	"bn": "এর এবং ও আর কে তে আমি আমাকে আমার আমরা আমাদের তুমি তোমাকে তোমার তুই তোর আপনি আপনার সে তার তাকে খুব যে এই সেই এটা ওটা হয় ছিল ছিলাম আছি আছে হচ্ছে হবে চলো না ami amar tumi tomar",
+	"ar": "في من على الى عن و او ان هذا هذه ذلك تلك انا انت انتي نحن هم هو هي لي لك له لها كان كانت جدا مع يا ما هنا هناك",
+	"zh": "的 了 是 很 吗 呢 吧 啊 在 和 也 就 都 太 好像 我 他 她 它 我们 他们 这 那 这个 那个 给 把 被 着 要 需要",
 }
 
 // notStop lists words of a locale that an English stop word spells once

@@ -200,7 +200,7 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 		s.uw[i] = 1
 	}
 	s.uwSum = float32(len(units))
-	s.covSum, s.stopCov = s.uwSum, 0
+	s.covSum, s.stopSet = s.uwSum, 0
 	for i := range s.cov {
 		s.cov[i] = 1
 	}
@@ -236,8 +236,9 @@ func (ix *Index) unitWeights(s *scratch, units []Unit, p Params) {
 }
 
 // stopWeights gives the function words of a query that also holds a
-// content word stopUnitWeight, so a phrase matching only them ranks below
-// one matching a content word, and coverage counts the content words. A
+// content word stopUnitWeight, so coverage counts the content words, and
+// lists them in s.stopSet: a phrase (or an entry across its phrases) that
+// only they match is no match at all ("я заболел" is not "я тебя люблю"). A
 // last unit still being typed keeps its weight ("the" may become
 // "theatre").
 func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
@@ -248,7 +249,7 @@ func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
 		stop[ui] = !typing && ix.isStop(u.Text, p.Mask, p.Loc)
 		content = content || !stop[ui]
 	}
-	s.uwSum, s.covSum, s.stopCov = 0, 0, 0
+	s.uwSum, s.covSum = 0, 0
 	for ui := range units {
 		if content && stop[ui] {
 			s.uw[ui], s.cov[ui] = stopUnitWeight, stopUnitWeight
@@ -256,7 +257,7 @@ func (ix *Index) stopWeights(s *scratch, units []Unit, p Params) {
 		s.uwSum += s.uw[ui]
 		s.covSum += s.cov[ui]
 		if content && stop[ui] {
-			s.stopCov += s.cov[ui]
+			s.stopSet |= 1 << ui
 		}
 	}
 }
