@@ -70,7 +70,7 @@ func run(in, out, version, model string) error {
 	}
 	inputs.Versions["emoticons"] = emoticons.Hash()
 	inputs.Words = engine.RankingWords()
-	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex})
+	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &packs.TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced}})
 	if err == nil {
 		err = relErr
 	}
