@@ -3,6 +3,7 @@
 export { createEngine } from './src/create.js'
 export { AliasEngine } from './src/engine.js'
 export { loadPacks, loadCustomPack } from './src/load.js'
+export { LOCALES, packLocale } from './src/locale.js'
 export { assertPack, isCustomPack, PACK_FORMAT, PACK_FORMAT_VERSION, FIELDS, DEFAULT_WEIGHTS, ROW_INDEX, CUSTOM_ID_PREFIX } from './src/format.js'
 export { createSearchSession } from './src/session.js'
 export { createSemanticClient, createShardProvider, createLayeredSemantic, chainProviders, shardKeyFor } from './src/providers.js'

@@ -9,6 +9,7 @@
 // does not, to stay small.
 import { Index, Seg } from './engine.js'
 import { PACK_FORMAT, PACK_FORMAT_VERSION } from './format.js'
+import { isUnspaced } from './text.js'
 
 const dec = new TextDecoder()
 const enc = new TextEncoder()
@@ -142,7 +143,7 @@ class Tab {
 // BinSeg is one locale's segment read from a binary index; its phrases are
 // base.. base+n-1 of the engine. Term ids are sorted positions.
 class BinSeg extends Seg {
-  constructor(locale, S, base, entries) {
+  constructor(locale, S, base, entries, derived) {
     super(locale)
     const n = S[19].length
     this.base = base
@@ -151,7 +152,7 @@ class BinSeg extends Seg {
     this.ph = strs(S, 17)
     this.terms = new Tab(S, 22, n, base)
     this.stems = new Tab(S, 28, n, base)
-    this.grams = new Tab(S, 33, n, base)
+    this.grams = !derived ? new Tab(S, 33, n, base) : this.maxW ? grams(this.terms) : { off: [0], post: [], get() {}, has: () => false }
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
     const keys = sym.k.all()
@@ -201,6 +202,158 @@ class BinSeg extends Seg {
   }
 }
 
+/** isDeviceIndex reports bytes that start like a device index (device.<locale>.bin). */
+export const isDeviceIndex = (v) =>
+  (v instanceof ArrayBuffer || v instanceof Uint8Array) && v.byteLength >= 8 && dec.decode(new Uint8Array(v instanceof Uint8Array ? v.buffer : v, v.byteOffset || 0, 8)) === 'ESDEV\0\0\0'
+
+// deviceSections expands a device index (packs/FORMAT.md "Device index",
+// Go: packs/device.go) into the 48 sections of the binary index it was made
+// from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
+// hash slots rebuilt from their table's keys, dropped sections empty.
+function deviceSections(u8) {
+  const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
+  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
+  const S = []
+  let at = 14 + 480
+  for (let i = 0; i < 48; i++) {
+    const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
+    const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
+    if (enc === 0 && !len) S.push(new Uint8Array(0))
+    else if (!T || at + len > u8.length || enc > 4 || !enc) throw bad('device section ' + i)
+    else if (enc === 1) {
+      if (len !== w * count) throw bad('device section ' + i)
+      const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
+      c.set(u8.subarray(at, at + len))
+      S.push(new T(c.buffer))
+    } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
+    else if (i === 32) S.push(new T(count)) // the stem table's slots, once its keys are in (below)
+    else S.push(slots(S[i - 4], S[i - 3], new T(count), i))
+    at += len
+  }
+  if (at !== u8.length) throw bad('device length')
+  // The stem table's lists from the stem each term has (section 30).
+  const stemOf = S[30], nk = S[28].length - 1
+  if (stemOf.length !== S[24].length - 1 && stemOf.length) throw bad('term stems')
+  const kt = new Int32Array(2 * stemOf.length)
+  let m = 0
+  for (let t = 0; t < stemOf.length; t++) {
+    const k = stemOf[t] - 1
+    if (k < 0) continue
+    if (k >= nk) throw bad('term stems')
+    kt[m++] = k
+    kt[m++] = t
+  }
+  const g = grouped(nk, kt.subarray(0, m), S[24], S[25])
+  S[30] = g.off
+  S[31] = g.post
+  slots(S[28], S[29], S[32], 32)
+  return S
+}
+
+// unzig fills out with the running sum of the zigzag LEB128 varints in u8[at:end].
+function unzig(u8, at, end, out, i) {
+  let prev = 0
+  for (let j = 0; j < out.length; j++) {
+    let v = 0, mul = 1, b
+    do {
+      if (at >= end || mul > 2 ** 35) throw bad('device section ' + i)
+      b = u8[at++]
+      v += (b & 0x7f) * mul
+      mul *= 128
+    } while (b & 0x80)
+    prev += v % 2 ? -(v + 1) / 2 : v / 2
+    out[j] = prev
+  }
+  if (at !== end) throw bad('device section ' + i)
+  return out
+}
+
+// slots rebuilds a keyed table's hash slots (32-bit FNV-1a of the key,
+// linear probing, key index + 1) from its key table (offsets, bytes).
+function slots(off, bytes, out, i) {
+  const n = out.length, keys = off.length - 1
+  if (keys > 0 && (n & (n - 1) || n <= keys)) throw bad('device section ' + i)
+  for (let k = 0; k < keys; k++) {
+    let h = 0x811c9dc5
+    for (let j = off[k]; j < off[k + 1] && j < bytes.length; j++) h = Math.imul(h ^ bytes[j], 0x01000193)
+    let s = h & (n - 1)
+    while (out[s]) s = (s + 1) & (n - 1)
+    out[s] = k + 1
+  }
+  return out
+}
+
+// grams makes the gram table a device index leaves out from the segment's
+// terms: a gram's (a character or a pair of them) phrases are those of the
+// unspaced terms holding it. This runs while the page waits for its first
+// engine, mostly before the JIT has warmed up: typed arrays, one Map.
+function grams(terms) {
+  const keys = terms.k.all()
+  const ids = new Map()
+  let kt = new Int32Array(1024), n = 0
+  for (let t = 0; t < keys.length; t++) {
+    if (!isUnspaced(keys[t])) continue
+    const cs = Array.from(keys[t])
+    if (n + 4 * cs.length > kt.length) {
+      const x = new Int32Array(2 * kt.length + 4 * cs.length)
+      x.set(kt)
+      kt = x
+    }
+    for (let i = 0; i < cs.length; i++) {
+      for (const g of i ? [cs[i], cs[i - 1] + cs[i]] : [cs[i]]) {
+        let id = ids.get(g)
+        if (id === undefined) ids.set(g, (id = ids.size))
+        kt[n++] = id
+        kt[n++] = t
+      }
+    }
+  }
+  const { off, post } = grouped(ids.size, kt.subarray(0, n), terms.off, terms.post)
+  return { off, post, get: (k) => ids.get(k), has: (k) => ids.has(k) }
+}
+
+// grouped returns the lists (off, post) of nk keys, key k listing the
+// union, ascending, of the lists (toff, tpost) of the terms paired with k
+// in kt (key, term pairs).
+function grouped(nk, kt, toff, tpost) {
+  const cnt = new Int32Array(nk + 1), many = new Uint8Array(nk)
+  for (let i = 0; i < kt.length; i += 2) {
+    const k = kt[i], t = kt[i + 1]
+    if (cnt[k + 1]) many[k] = 1
+    cnt[k + 1] += toff[t + 1] - toff[t]
+  }
+  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
+  const post = new Int32Array(cnt[nk]), at = cnt.slice(0, nk)
+  for (let i = 0; i < kt.length; i += 2) {
+    const k = kt[i], t = kt[i + 1]
+    let w = at[k]
+    for (let j = toff[t]; j < toff[t + 1]; j++) post[w++] = tpost[j]
+    at[k] = w
+  }
+  const off = new Int32Array(nk + 1)
+  let w = 0
+  for (let k = 0; k < nk; k++) {
+    const a = cnt[k], b = cnt[k + 1]
+    if (many[k]) post.subarray(a, b).sort()
+    for (let j = a, last = -1; j < b; j++) if (post[j] !== last) post[w++] = last = post[j]
+    off[k + 1] = w
+  }
+  return { off, post: post.subarray(0, w) }
+}
+
+/**
+ * devicePack reads a device index (device.<locale>.bin, which loadPacks
+ * fetches by default) as a pack of its locale, like indexPack.
+ */
+export function devicePack(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)
+  if (!isDeviceIndex(u8)) throw bad('magic')
+  const S = deviceSections(u8)
+  const meta = strs(S, 0)
+  if (meta.length !== 2) throw bad('meta')
+  return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S, derive: true }
+}
+
 /**
  * indexPack wraps a binary index as a pack of its locale (part `ext`, no
  * rows), so createEngine takes it beside the JSON packs; BinIndex reads it.
@@ -215,16 +368,15 @@ export function indexPack(bytes) {
 }
 
 /**
- * coreIndexPack is indexPack of the English core pack's own index
- * (index.en.core.bin, which loadPacks fetches beside pack.en.json) after
- * checking it belongs to that pack en: locale, pack version and entry table
- * (what BinIndex needs of it); it throws otherwise.
+ * checkIndexPack returns an index pack (indexPack, devicePack) after
+ * checking it is the locale's and belongs to the English core pack en:
+ * locale, pack version and entry table (what BinIndex needs of it); it
+ * throws otherwise.
  */
-export function coreIndexPack(bytes, en) {
-  const p = indexPack(bytes)
+export function checkIndexPack(p, en, locale) {
   const ids = strs(p.bin, 5).all(), x = en.rowIndex.id
-  if (p.locale !== 'en' || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
-    throw bad('not the index of pack.en.json ' + en.packVersion)
+  if (p.locale !== locale || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
+    throw bad(`not the ${locale} index of pack.en.json ${en.packVersion}`)
   }
   return p
 }
@@ -248,7 +400,7 @@ export class BinIndex extends Index {
     if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
     for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
     const base = this.pText.length, si = this.segs.length
-    const s = new BinSeg(loc, S, base, m)
+    const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
     if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
     this.segs.push(s)
@@ -260,8 +412,20 @@ export class BinIndex extends Index {
       this.pText = new Array(s.n)
       return
     }
-    if (!Array.isArray(this.pEntry)) for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) this[k] = Array.from(this[k])
-    for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
+    if (Array.isArray(this.pEntry)) for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
+    else {
+      // Binary segments one after another: the columns stay typed arrays.
+      const cat = (a, b, T) => {
+        const c = new T(a.length + b.length)
+        c.set(a)
+        c.set(b, a.length)
+        return c
+      }
+      this.pEntry = cat(this.pEntry, pe, Uint32Array)
+      this.pField = cat(this.pField, pf, Uint8Array)
+      this.pNTok = cat(this.pNTok, pn, Uint8Array)
+      this.pSeg = cat(this.pSeg, new Uint8Array(s.n).fill(si), Uint8Array)
+    }
     this.pText.length += s.n
   }
 
