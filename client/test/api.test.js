@@ -500,3 +500,38 @@ test('session: dictionary at every keystroke, debounced meaning, stale answers d
   assert.equal(states.length, n)
   assert.throws(() => lib.createSearchSession({}), TypeError)
 })
+
+test('needsMeaning: the calibrated thresholds, one word and several', () => {
+  assert.deepEqual({ ...lib.DEFAULT_SESSION_CALIBRATION }, { oneWord: 0.902, words: 1 })
+  for (const [tokens, conf, want] of [[0, 0, false], [1, 0.79, true], [1, 0.9019, true], [1, 0.902, false], [2, 0.99, true], [2, 1, false], [3, NaN, true], [1, undefined, true]]) {
+    assert.equal(lib.needsMeaning({ tokens: Array(tokens).fill('x'), confidence: conf }), want, `${tokens} ${conf}`)
+  }
+  assert.equal(lib.needsMeaning({ tokens: ['x'], confidence: 0.5 }, { oneWord: 0.4, words: 0.4 }), false)
+})
+
+// The session over the default device engine: a confident-looking single
+// word ("obrigado", confidence 0.87) is below the calibrated threshold and
+// asks the meaning layer; an exact name does not; an emoticon answers from
+// the dictionary and asks nothing.
+test('session: the meaning layer is asked whenever the dictionary answer is weak for what was typed', async () => {
+  const device = lib.createEngine([en, ...['en', 'pt', 'es'].map((l) => readFileSync(join(packDir, `device.${l}.bin`)))])
+  for (const [q, locale, asks, first] of [
+    ['obrigado', 'pt-BR', true, '🙏'],
+    ['te quiero', 'es', false, '❤️'],
+    ['thank you', 'en', false, '🙏'],
+    ['face with tears of joy', 'en', false, '😂'],
+    ['xyzzy', 'en', true, undefined],
+    ['cat', 'en', false, '🐈️'],
+    [':)', 'en', false, '🙂'],
+  ]) {
+    const calls = [], states = []
+    const semantic = { search: async (text) => (calls.push(text), { results: [], layer: 'api' }) }
+    const s = lib.createSearchSession({ engine: device, semantic, locale, debounceMs: 0, onChange: (st) => states.push(st) })
+    s.update(q)
+    await until(() => !asks || calls.length === 1)
+    assert.equal(states[0].status, asks ? 'loading' : 'alias', q)
+    assert.equal(states[0].results[0]?.emoji, first, q)
+    assert.equal(lib.needsMeaning(states[0].alias), asks, q)
+    s.dispose()
+  }
+})
