@@ -58,13 +58,15 @@ export async function loadPacks(options = {}) {
 }
 
 // getBytes is a file's bytes, or undefined when it cannot be had (never a
-// rejection: the caller goes on without it).
-async function getBytes(fetchFn, url, signal) {
+// rejection: the caller goes on without it). A request that fails without
+// an answer (a reused connection the server had just closed) is sent once
+// more before giving up.
+async function getBytes(fetchFn, url, signal, again = true) {
   try {
     const res = await fetchFn(url, { signal })
     return res.ok ? new Uint8Array(await res.arrayBuffer()) : undefined
   } catch {
-    return undefined
+    return again && !signal?.aborted ? getBytes(fetchFn, url, signal, false) : undefined
   }
 }
 /**

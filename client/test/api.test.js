@@ -32,7 +32,10 @@ test('helpers: hexcodes, base ids, skin tones, reactions', () => {
   assert.equal(lib.applySkinTone('👋🏽', 0), '👋')
   assert.equal(lib.applySkinTone('🧑‍💻', 5), '🧑🏿‍💻')
   assert.equal(lib.applySkinTone('⛹️‍♂️', 1), '⛹🏻‍♂️')
-  assert.equal(lib.applySkinTone('👋', 9), '👋')
+  // A tone as SKIN_TONES holds it works as its number; anything else is refused.
+  assert.equal(lib.applySkinTone('👋', lib.SKIN_TONES[3]), '👋🏽')
+  assert.equal(lib.applySkinTone('👋🏽', lib.SKIN_TONES[0]), '👋')
+  for (const bad of [9, -1, 1.5, '🏽x', 'medium', null, undefined, NaN]) assert.throws(() => lib.applySkinTone('👋', bad), RangeError, String(bad))
   assert.equal(lib.SKIN_TONES.length, 6)
   assert.ok(lib.COMMON_REACTIONS.includes('👍'))
   assert.equal(lib.groupLabel(0, 'en'), 'smileys & emotion')
