@@ -9,7 +9,6 @@
 // does not, to stay small.
 import { Index, Seg } from './engine.js'
 import { PACK_FORMAT, PACK_FORMAT_VERSION } from './format.js'
-import { isUnspaced } from './text.js'
 
 const dec = new TextDecoder()
 const enc = new TextEncoder()
@@ -109,7 +108,11 @@ class Tab {
     if (n & (n - 1) || (n && n <= this.k.length) || max(this.slots) > this.k.length) throw bad('hash slots')
     if (phrases >= 0) {
       if (max(this.post) >= phrases) throw bad('postings')
-      if (base) this.post = Int32Array.from(this.post, (v) => v + base) // phrase ids are global over the engine
+      if (base) { // phrase ids are global over the engine (a plain loop: from() with a callback is slow while cold)
+        const p = this.post, g = new Int32Array(p.length)
+        for (let i = 0; i < p.length; i++) g[i] = p[i] + base
+        this.post = g
+      }
     }
   }
   // get is the key's index, or undefined; answers are remembered (typing
@@ -125,7 +128,8 @@ class Tab {
   }
   find(key) {
     const n = this.slots.length, m = utf8(key)
-    if (!n || m < 0) return -1
+    if (m < 0) return -1
+    if (!n) return this.search(m)
     let h = 0x811c9dc5
     for (let j = 0; j < m; j++) h = Math.imul(h ^ buf[j], 0x01000193)
     for (let j = h & (n - 1), tries = n; tries--; j = (j + 1) & (n - 1)) {
@@ -137,6 +141,18 @@ class Tab {
   }
   has(key) {
     return this.get(key) !== undefined
+  }
+  // search finds the first m bytes of buf among the sorted keys (a device
+  // index's tables come without hash slots; lookups are remembered).
+  search(m) {
+    let lo = 0, hi = this.k.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1, c = this.k.cmp(mid, m)
+      if (!c) return mid
+      if (c < 0) lo = mid + 1
+      else hi = mid
+    }
+    return -1
   }
 }
 
@@ -152,7 +168,7 @@ class BinSeg extends Seg {
     this.ph = strs(S, 17)
     this.terms = new Tab(S, 22, n, base)
     this.stems = new Tab(S, 28, n, base)
-    this.grams = !derived ? new Tab(S, 33, n, base) : this.maxW ? grams(this.terms) : { off: [0], post: [], get() {}, has: () => false }
+    this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
     const keys = sym.k.all()
@@ -209,7 +225,8 @@ export const isDeviceIndex = (v) =>
 // deviceSections expands a device index (packs/FORMAT.md "Device index",
 // Go: packs/device.go) into the 48 sections of the binary index it was made
 // from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
-// hash slots rebuilt from their table's keys, dropped sections empty.
+// the stem lists grouped from the terms' stems; hash slots and dropped
+// sections empty (keyed tables without slots binary-search their keys).
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
   if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
@@ -226,8 +243,7 @@ function deviceSections(u8) {
       c.set(u8.subarray(at, at + len))
       S.push(new T(c.buffer))
     } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
-    else if (i === 32) S.push(new T(count)) // the stem table's slots, once its keys are in (below)
-    else S.push(slots(S[i - 4], S[i - 3], new T(count), i))
+    else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
     at += len
   }
   if (at !== u8.length) throw bad('device length')
@@ -246,54 +262,46 @@ function deviceSections(u8) {
   const g = grouped(nk, kt.subarray(0, m), S[24], S[25])
   S[30] = g.off
   S[31] = g.post
-  slots(S[28], S[29], S[32], 32)
+  S.unspaced = []
+  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t) // the terms the grams come from
   return S
 }
 
-// unzig fills out with the running sum of the zigzag LEB128 varints in u8[at:end].
+// unzig fills out with the running sum of the zigzag LEB128 varints in
+// u8[at:end]. Most values are one byte: that path is kept short, since it
+// runs over every offset and posting before the JIT has warmed up.
 function unzig(u8, at, end, out, i) {
   let prev = 0
-  for (let j = 0; j < out.length; j++) {
-    let v = 0, mul = 1, b
-    do {
-      if (at >= end || mul > 2 ** 35) throw bad('device section ' + i)
-      b = u8[at++]
-      v += (b & 0x7f) * mul
-      mul *= 128
-    } while (b & 0x80)
-    prev += v % 2 ? -(v + 1) / 2 : v / 2
+  const n = out.length
+  for (let j = 0; j < n; j++) {
+    if (at >= end) throw bad('device section ' + i)
+    let v = u8[at++]
+    if (v > 127) {
+      v &= 0x7f
+      let mul = 128, b
+      do {
+        if (at >= end || mul > 2 ** 35) throw bad('device section ' + i)
+        b = u8[at++]
+        v += (b & 0x7f) * mul
+        mul *= 128
+      } while (b & 0x80)
+    }
+    prev += v < 0x80000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2
     out[j] = prev
   }
   if (at !== end) throw bad('device section ' + i)
   return out
 }
 
-// slots rebuilds a keyed table's hash slots (32-bit FNV-1a of the key,
-// linear probing, key index + 1) from its key table (offsets, bytes).
-function slots(off, bytes, out, i) {
-  const n = out.length, keys = off.length - 1
-  if (keys > 0 && (n & (n - 1) || n <= keys)) throw bad('device section ' + i)
-  for (let k = 0; k < keys; k++) {
-    let h = 0x811c9dc5
-    for (let j = off[k]; j < off[k + 1] && j < bytes.length; j++) h = Math.imul(h ^ bytes[j], 0x01000193)
-    let s = h & (n - 1)
-    while (out[s]) s = (s + 1) & (n - 1)
-    out[s] = k + 1
-  }
-  return out
-}
-
 // grams makes the gram table a device index leaves out from the segment's
-// terms: a gram's (a character or a pair of them) phrases are those of the
-// unspaced terms holding it. This runs while the page waits for its first
+// unspaced terms (those with no stem): a gram's (a character or a pair of
+// them) phrases are those of the unspaced terms holding it. This runs while the page waits for its first
 // engine, mostly before the JIT has warmed up: typed arrays, one Map.
-function grams(terms) {
-  const keys = terms.k.all()
+function grams(terms, unspaced) {
   const ids = new Map()
   let kt = new Int32Array(1024), n = 0
-  for (let t = 0; t < keys.length; t++) {
-    if (!isUnspaced(keys[t])) continue
-    const cs = Array.from(keys[t])
+  for (const t of unspaced) {
+    const cs = Array.from(terms.k.at(t))
     if (n + 4 * cs.length > kt.length) {
       const x = new Int32Array(2 * kt.length + 4 * cs.length)
       x.set(kt)
