@@ -96,11 +96,12 @@ const strs = (S, i) => new Strs(S[i], S[i + 1])
 // Tab is a keyed table: sorted keys, posting offsets and lists, and hash
 // slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
 class Tab {
-  constructor(S, i, phrases, base) {
+  constructor(S, i, phrases, base, lazy) {
     this.k = strs(S, i)
     this.off = S[i + 2]
     this.post = S[i + 3]
     this.slots = S[i + 4]
+    if (lazy) return // its lists are made on lookup (LazyStems)
     const n = this.slots.length
     // What search reads is checked: posting ranges inside the postings (out
     // of order, a range is empty), postings naming phrases, slots naming keys.
@@ -156,6 +157,40 @@ class Tab {
   }
 }
 
+// LazyStems is a device index's stem table: its sorted keys are in the
+// file, and each stem's list, the union of its terms' lists (the file says
+// which stem each term has), is made on the stem's first lookup: typing
+// looks up few stems, and an engine is ready sooner.
+class LazyStems extends Tab {
+  constructor(S, terms) {
+    super(S, 28, -1, 0, true)
+    const stemOf = S.stemOf, nk = this.k.length
+    const off = new Int32Array(nk + 1)
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) off[stemOf[t]]++
+    for (let k = 0; k < nk; k++) off[k + 1] += off[k]
+    const at = off.slice(0, nk), by = new Int32Array(off[nk])
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[at[stemOf[t] - 1]++] = t
+    this.byOff = off
+    this.byTerm = by
+    this.terms = terms
+    this.off = [0]
+    this.post = []
+  }
+  // find is the stem's place in off and post, its list appended there on
+  // its first lookup (get remembers it).
+  find(key) {
+    const k = super.find(key)
+    if (k < 0) return -1
+    const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
+    let l = []
+    for (let i = a; i < b; i++) for (let t = this.byTerm[i], j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
+    if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
+    for (const p of l) this.post.push(p)
+    this.off.push(this.post.length)
+    return this.off.length - 2
+  }
+}
+
 // BinSeg is one locale's segment read from a binary index; its phrases are
 // base.. base+n-1 of the engine. Term ids are sorted positions.
 class BinSeg extends Seg {
@@ -167,7 +202,7 @@ class BinSeg extends Seg {
     this.maxW = S[2][0] || 0
     this.ph = strs(S, 17)
     this.terms = new Tab(S, 22, n, base)
-    this.stems = new Tab(S, 28, n, base)
+    this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
     this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
@@ -225,8 +260,8 @@ export const isDeviceIndex = (v) =>
 // deviceSections expands a device index (packs/FORMAT.md "Device index",
 // Go: packs/device.go) into the 48 sections of the binary index it was made
 // from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
-// the stem lists grouped from the terms' stems; hash slots and dropped
-// sections empty (keyed tables without slots binary-search their keys).
+// each term's stem kept for the stem table (LazyStems); hash slots and
+// dropped sections empty (keyed tables without slots binary-search their keys).
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
   if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
@@ -247,21 +282,12 @@ function deviceSections(u8) {
     at += len
   }
   if (at !== u8.length) throw bad('device length')
-  // The stem table's lists from the stem each term has (section 30).
+  // The stem each term has (section 30): LazyStems makes the stem lists.
   const stemOf = S[30], nk = S[28].length - 1
   if (stemOf.length !== S[24].length - 1 && stemOf.length) throw bad('term stems')
-  const kt = new Int32Array(2 * stemOf.length)
-  let m = 0
-  for (let t = 0; t < stemOf.length; t++) {
-    const k = stemOf[t] - 1
-    if (k < 0) continue
-    if (k >= nk) throw bad('term stems')
-    kt[m++] = k
-    kt[m++] = t
-  }
-  const g = grouped(nk, kt.subarray(0, m), S[24], S[25])
-  S[30] = g.off
-  S[31] = g.post
+  for (let t = 0; t < stemOf.length; t++) if (stemOf[t] > nk) throw bad('term stems')
+  S.stemOf = stemOf
+  S[30] = new Uint32Array(0)
   S.unspaced = []
   for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t) // the terms the grams come from
   return S
