@@ -175,19 +175,20 @@ class LazyStems extends Tab {
     this.terms = terms
     this.off = [0]
     this.post = []
+    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
   }
   // find is the stem's place in off and post, its list appended there on
-  // its first lookup (get remembers it).
+  // its first lookup only.
   find(key) {
     const k = super.find(key)
-    if (k < 0) return -1
+    if (k < 0 || this.at[k] >= 0) return k < 0 ? -1 : this.at[k]
     const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
     let l = []
     for (let i = a; i < b; i++) for (let t = this.byTerm[i], j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
     if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
     for (const p of l) this.post.push(p)
     this.off.push(this.post.length)
-    return this.off.length - 2
+    return (this.at[k] = this.off.length - 2)
   }
 }
 
