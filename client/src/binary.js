@@ -275,9 +275,12 @@ function deviceSections(u8) {
     else if (!T || at + len > u8.length || enc > 4 || !enc) throw bad('device section ' + i)
     else if (enc === 1) {
       if (len !== w * count) throw bad('device section ' + i)
-      const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
-      c.set(u8.subarray(at, at + len))
-      S.push(new T(c.buffer))
+      if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
+      else {
+        const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
+        c.set(u8.subarray(at, at + len))
+        S.push(new T(c.buffer))
+      }
     } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
     else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
     at += len
