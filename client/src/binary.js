@@ -18,9 +18,11 @@ const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 // encodes a few keys per keystroke, without allocating.
 const buf = new Uint8Array(1024)
 const utf8 = (s) => (s.length > 256 ? -1 : enc.encodeInto(s, buf).written)
-// max is the largest value of an integer array (-1 when empty). A small
-// loop of its own: V8 compiles it after a few thousand iterations.
+// max is the largest value of an integer array (-1 when empty); unzig
+// remembers it for the arrays it decodes. A small loop of its own: V8
+// compiles it after a few thousand iterations.
 function max(a) {
+  if (a.mx !== undefined) return a.mx
   let m = -1
   for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i]
   return m
@@ -201,7 +203,7 @@ class BinSeg extends Seg {
     this.base = base
     this.n = n
     this.maxW = S[2][0] || 0
-    this.ph = strs(S, 17)
+    this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
     this.terms = new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
     this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
@@ -281,6 +283,11 @@ function deviceSections(u8) {
         c.set(u8.subarray(at, at + len))
         S.push(new T(c.buffer))
       }
+    } else if (i === 17 && enc === 2) { // phrase text offsets: read for results only, decoded on the first
+      const a = at, z = at + len
+      let o
+      S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
+      S.push(null)
     } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
     else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
     at += len
@@ -301,7 +308,7 @@ function deviceSections(u8) {
 // u8[at:end]. Most values are one byte: that path is kept short, since it
 // runs over every offset and posting before the JIT has warmed up.
 function unzig(u8, at, end, out, i) {
-  let prev = 0
+  let prev = 0, mx = -1
   const n = out.length
   for (let j = 0; j < n; j++) {
     if (at >= end) throw bad('device section ' + i)
@@ -318,8 +325,10 @@ function unzig(u8, at, end, out, i) {
     }
     prev += v < 0x80000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2
     out[j] = prev
+    if (prev > mx) mx = prev
   }
   if (at !== end) throw bad('device section ' + i)
+  out.mx = mx
   return out
 }
 
@@ -419,6 +428,19 @@ export function checkIndexPack(p, en, locale) {
   return p
 }
 
+// full is the phrase count of the engine BinIndex is building when every
+// segment comes from a binary index (0 otherwise): its phrase columns are
+// then made once instead of grown per segment.
+let full = 0
+function phrasesIfAllBinary(packs) {
+  const bin = new Map()
+  for (const p of packs) if (p.bin && !bin.has(p.locale)) bin.set(p.locale, p.bin[19].length)
+  if (packs.some((p) => p.part === 'custom' || !bin.has(p.locale))) return 0
+  let n = 0
+  for (const v of bin.values()) n += v
+  return n
+}
+
 /**
  * BinIndex is the engine's index with binary segments: a locale given as a
  * binary index is read from it, and that locale's JSON packs then only
@@ -426,6 +448,11 @@ export function checkIndexPack(p, en, locale) {
  * holds their phrases. The entry table must be the English core pack's.
  */
 export class BinIndex extends Index {
+  constructor(packs, minCoverage) {
+    full = phrasesIfAllBinary(packs)
+    super(packs, minCoverage)
+  }
+
   build(loc, packs) {
     const b = packs.find((p) => p.bin)
     if (!b) {
@@ -437,11 +464,26 @@ export class BinIndex extends Index {
     const ids = strs(S, 5).all()
     if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
     for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
-    const base = this.pText.length, si = this.segs.length
+    const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
     if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
     this.segs.push(s)
+    if (full) { // every segment binary: the columns are made once, at their full length
+      if (!base) {
+        this.pEntry = new Uint32Array(full)
+        this.pField = new Uint8Array(full)
+        this.pNTok = new Uint8Array(full)
+        this.pSeg = new Uint8Array(full)
+        this.pText = new Array(full)
+      }
+      this.pEntry.set(pe, base)
+      this.pField.set(pf, base)
+      this.pNTok.set(pn, base)
+      this.pSeg.fill(si, base, base + s.n)
+      this.nPh = base + s.n
+      return
+    }
     if (!base) {
       this.pEntry = pe
       this.pField = pf
