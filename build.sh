@@ -57,6 +57,7 @@ for dir in packs/dist/*/; do
   version=$(basename "$dir")
   mkdir -p "$out/assets/v1/pack/$version"
   cp "$dir"manifest.json "$dir"pack.*.json "$dir"index.*.bin "$out/assets/v1/pack/$version/"
+  cp "$dir"device.*.bin "$out/assets/v1/pack/$version/" 2>/dev/null || true
   cp "$dir"vectors.*.bin "$out/assets/v1/pack/$version/" 2>/dev/null || true
   # Culture files: /v1/culture/<version>/culture.<locale>.json and index.json.
   if [ -d "$dir"culture ]; then

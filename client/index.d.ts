@@ -24,6 +24,16 @@ export interface CultureResult extends SearchResult {
   match: string
   field: 'culture'
 }
+/** A result only the meaning layer (shards or the search API) found. */
+export interface SemanticResult extends SearchResult {
+  source: 'semantic'
+  label?: string
+}
+/**
+ * A result as sessions and fusion give them, a union keyed on `source`:
+ * `if (r.source === 'alias') r.label` type-checks without casts.
+ */
+export type ResultItem = AliasResult | CultureResult | SemanticResult
 export interface CanonicalSearchOutput {
   query: string
   tokens: string[]
@@ -122,21 +132,32 @@ export declare const AliasEngine: { prototype: AliasEngine }
 
 export interface EngineOptions { minCoverage?: number; culture?: CultureFile }
 /**
- * A binary index of a locale (`index.<locale>.bin` under /v1/pack/<version>/) as
- * ArrayBuffer or Uint8Array: the package root reads it in place instead of
- * indexing that locale's JSON packs (the English core pack is still required:
- * entries and word lists). Not accepted by the bare `./core`.
+ * A binary index of a locale (`index.<locale>.bin`) or a device index
+ * (`device.<locale>.bin`) under /v1/pack/<version>/, as ArrayBuffer or
+ * Uint8Array: the package root reads it in place instead of indexing that
+ * locale's JSON packs (the English core pack is still required: entries and
+ * word lists). Not accepted by the bare `./core`.
  */
 export type BinaryIndex = ArrayBuffer | Uint8Array
 export function createEngine(input: Pack | BinaryIndex | (Pack | BinaryIndex)[], options?: EngineOptions): AliasEngine
 
 type FetchLike = (input: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<Response>
+/** The pack locales, English first. */
+export const LOCALES: readonly ['en', 'zh', 'hi', 'es', 'ar', 'fr', 'bn', 'pt', 'ru', 'id', 'tr']
+export type PackLocale = (typeof LOCALES)[number]
+/** The pack locale of a BCP 47 tag as search reads it ("pt-BR" is "pt"); throws a RangeError for another language. */
+export function packLocale(tag: string): PackLocale
 /**
- * The packs of the locales, English first. With part `core` (the default) and
- * `index` not false, the English core pack's binary index (index.en.core.bin)
- * comes right after pack.en.json as a pack with no rows, which the package
- * root's createEngine reads in place; without it (missing, damaged, another
- * version) the JSON packs alone, which give the same answers.
+ * What createEngine needs for English and the locales (BCP 47 tags; an
+ * unsupported one rejects with a RangeError before any fetch), from
+ * baseUrl = {endpoint}/v1/pack/<packVersion> (packVersion of GET /v1/health).
+ * Part `core` (the default): pack.en.json, then each locale's device index
+ * (device.<locale>.bin: core, extension and editorial phrases and the
+ * emoticons, as the search API's dictionary tier but for the English related
+ * words) as a pack with no rows, read in place by the package root's
+ * createEngine; a locale whose device index cannot be used comes as its core
+ * JSON pack. `index: false`: the core JSON packs only. Part `ext`: core and
+ * extension JSON packs (the whole dictionary tier, related words included).
  */
 export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; index?: boolean; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
 export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<CustomPack>
@@ -183,7 +204,7 @@ export function shardKeyFor(keys: readonly string[], query: string, locale?: str
 
 export interface SessionState {
   query: string
-  results: SearchResult[]
+  results: ResultItem[]
   alias: CanonicalSearchOutput
   status: 'idle' | 'alias' | 'loading' | 'fused' | 'error'
   aliasMs: number
@@ -207,23 +228,32 @@ export interface SearchSession { update(query: string): void; dispose(): void }
 export function createSearchSession(options: SearchSessionOptions): SearchSession
 
 export interface SemanticCalibration { floor: number; ceiling: number }
+/** Dictionary confidence under which a session asks the meaning layer, for one word and for several. */
+export interface SessionCalibration { oneWord: number; words: number }
+export const DEFAULT_SESSION_CALIBRATION: Readonly<SessionCalibration>
+/** The session's default rule: the dictionary's confidence under the calibrated threshold for what was typed. */
+export function needsMeaning(alias: { tokens: readonly string[]; confidence: number }, calibration?: SessionCalibration): boolean
 export interface SemanticHit { id: string; emoji?: string; cosine?: number; score?: number }
 export const DEFAULT_SEMANTIC_CALIBRATION: Readonly<SemanticCalibration>
 export function shouldUseSemantic(alias: { tokens: readonly string[]; confidence: number }): boolean
 export function semanticConfidence(semantic: readonly SemanticHit[] | SemanticResponse, calibration?: SemanticCalibration): number
-export function fuse(alias: { results: readonly SearchResult[]; confidence: number }, semantic: readonly SemanticHit[] | SemanticResponse, limit?: number, calibration?: SemanticCalibration): SearchResult[]
-export function fuseResults(
-  alias: readonly SearchResult[] | { results: readonly SearchResult[] },
+export function fuse<T extends ResultItem>(alias: { results: readonly T[]; confidence: number }, semantic: readonly SemanticHit[] | SemanticResponse, limit?: number, calibration?: SemanticCalibration): Array<T | SemanticResult>
+export function fuseResults<T extends ResultItem>(
+  alias: readonly T[] | { results: readonly T[] },
   semantic: readonly SemanticHit[] | SemanticResponse,
   options?: { k?: number; pinScore?: number; aliasFloor?: number; aliasWeight?: number; semanticWeight?: number },
-): SearchResult[]
+): Array<T | SemanticResult>
 
 export function normalize(input: string, maxLength?: number): string
 export function tokenize(normalized: string): string[]
 export const MAX_QUERY_LENGTH: number
 export function embeddingText(input: string): string
-export function applySkinTone(emoji: string, tone: number): string
-export const SKIN_TONES: readonly string[]
+/** SKIN_TONES[1..5]: the modifiers light to dark; SKIN_TONES[0] is no tone. */
+export const SKIN_TONES: readonly ['', '\u{1F3FB}', '\u{1F3FC}', '\u{1F3FD}', '\u{1F3FE}', '\u{1F3FF}']
+/** A tone as applySkinTone takes it: 0..5, or the modifier (an element of SKIN_TONES). */
+export type SkinTone = 0 | 1 | 2 | 3 | 4 | 5 | (typeof SKIN_TONES)[number]
+/** Puts the tone on every skin-tone base; 0 or '' removes tones; any other value throws a RangeError. */
+export function applySkinTone(emoji: string, tone: SkinTone): string
 export function baseId(hexcode: string): string
 export function groupLabel(group: number, locale?: string, engine?: AliasEngine): string
 export function hexcodeOf(emoji: string): string

@@ -42,17 +42,20 @@ func TestPacksAreImmutableStaticFiles(t *testing.T) {
 			assert.Equal(t, f.SHA256, hex.EncodeToString(sum[:]), "%s matches its manifest hash", name)
 		}
 	}
-	// The English core pack's binary index, which the client's loadPacks
-	// fetches beside pack.en.json (packs/FORMAT.md "Core index").
-	r := get(t, base+"index.en.core.bin")
-	require.Equal(t, 200, r.Status, "index.en.core.bin")
-	assert.Equal(t, "public, max-age=31536000, immutable", r.Header.Get("Cache-Control"))
-	assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"))
-	assert.Equal(t, "application/octet-stream", r.Header.Get("Content-Type"))
-	sum := sha256.Sum256(r.Body)
-	require.Contains(t, manifest.Indexes, "index.en.core.bin")
-	assert.Equal(t, manifest.Indexes["index.en.core.bin"].SHA256, hex.EncodeToString(sum[:]), "index.en.core.bin matches its manifest hash")
-	assert.Equal(t, "ESIDX\x00\x00\x00", string(r.Body[:8]), "a binary index")
+	// The English core pack's binary index and the device indexes the
+	// client's loadPacks fetches by default (packs/FORMAT.md "Core index",
+	// "Device index"), listed in the manifest and served like the packs.
+	for name, magic := range map[string]string{"index.en.core.bin": "ESIDX\x00\x00\x00", "device.en.bin": "ESDEV\x00\x00\x00", "device.pt.bin": "ESDEV\x00\x00\x00"} {
+		r := get(t, base+name)
+		require.Equal(t, 200, r.Status, name)
+		assert.Equal(t, "public, max-age=31536000, immutable", r.Header.Get("Cache-Control"), name)
+		assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"), name)
+		assert.Equal(t, "application/octet-stream", r.Header.Get("Content-Type"), name)
+		sum := sha256.Sum256(r.Body)
+		require.Contains(t, manifest.Indexes, name)
+		assert.Equal(t, manifest.Indexes[name].SHA256, hex.EncodeToString(sum[:]), "%s matches its manifest hash", name)
+		assert.Equal(t, magic, string(r.Body[:8]), name)
+	}
 
 	for _, path := range []string{base + "pack.xx.json", base + "secrets.txt", "/v1/pack/no-such-version/manifest.json", "/v1/pack/"} {
 		r := get(t, path)

@@ -24,3 +24,11 @@ func EmbeddingText(input string) string { return textnorm.EmbeddingText(input) }
 // BoundedEditDistance is the engine's typo distance (optimal string
 // alignment, in characters); max+1 when the distance exceeds max.
 func BoundedEditDistance(a, b string, max int) int { return textnorm.BoundedEditDistance(a, b, max) }
+
+// Stem is the light stem of a spaced token, as the index's stem table keys
+// it (the pack build's device indexes say which stem each term has).
+func Stem(tok string) string { return textnorm.Stem(tok) }
+
+// IsUnspaced reports a token of an unspaced script (Han, kana, Thai), which
+// the index splits into characters and pairs instead of stemming.
+func IsUnspaced(tok string) bool { return textnorm.IsUnspaced(tok) }

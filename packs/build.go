@@ -34,14 +34,19 @@ type Indexer struct {
 	// Part writes index.<locale>.<part>.bin: the phrases of extension
 	// packs of one locale, over the entries of the English core pack en.
 	Part func(w io.Writer, part string, en *packfmt.Pack, phrases ...*packfmt.Pack) error
+	// Terms are the token rules a device index needs (device.go); without
+	// them no device index is written.
+	Terms *TermRules
 }
 
 // Build turns inputs into the files of one pack version: pack.<locale>.json
 // and pack.<locale>.ext.json for every locale, then, with an indexer,
 // index.<locale>.bin for every locale (index.en.bin without the related
 // words), index.en.core.bin (the English core pack alone, for the JS client)
-// right after index.en.bin, and index.en.related.bin (the related words,
-// when there are any) after those, and manifest.json last.
+// right after index.en.bin, device.<locale>.bin (the JS client's default
+// index of the locale: core, extension without the related words and
+// editorial phrases, compacted), and index.en.related.bin (the related
+// words, when there are any) after those, and manifest.json last.
 func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]File, error) {
 	base, err := baseRows(in.Emojibase["en"])
 	if err != nil {
@@ -144,6 +149,24 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 					return nil, fmt.Errorf("packs: %s: %w", packfmt.CoreIndexFile, err)
 				}
 				indexes = append(indexes, File{Name: packfmt.CoreIndexFile, Data: b.Bytes()})
+			}
+			if en >= 0 && indexer.Terms != nil {
+				// The JS client's default: the locale's core, extension
+				// (without the related words) and editorial phrases in one
+				// compact file (device.go).
+				dev := []*packfmt.Pack{indexed[2*en], built[2*i], built[2*i+1]}
+				if i == en {
+					dev = []*packfmt.Pack{indexed[2*en], newPack("en", packfmt.PartExt, plainExt)}
+				}
+				b = bytes.Buffer{}
+				if err := indexer.Locale(&b, loc, dev...); err != nil {
+					return nil, fmt.Errorf("packs: %s: %w", packfmt.DeviceIndexFile(loc), err)
+				}
+				c, err := CompactIndex(b.Bytes(), *indexer.Terms)
+				if err != nil {
+					return nil, fmt.Errorf("packs: %s: %w", packfmt.DeviceIndexFile(loc), err)
+				}
+				indexes = append(indexes, File{Name: packfmt.DeviceIndexFile(loc), Data: c})
 			}
 			if len(edPacks[i].Rows) > 0 && en >= 0 {
 				b = bytes.Buffer{}

@@ -48,7 +48,7 @@ func fixture() *Inputs {
 	}
 }
 
-var indexer = &Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex}
+var indexer = &Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced}}
 
 func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 	locales := []string{"en", "tr"}
@@ -62,8 +62,8 @@ func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", packfmt.CoreIndexFile, "index.tr.bin", "manifest.json"}, names)
-	eng, err := engine.Load(engine.NewConfig(), a[4].Data, a[6].Data)
+		"index.en.bin", packfmt.CoreIndexFile, "device.en.bin", "index.tr.bin", "device.tr.bin", "manifest.json"}, names)
+	eng, err := engine.Load(engine.NewConfig(), a[4].Data, a[7].Data)
 	require.NoError(t, err)
 	assert.Equal(t, "😂", eng.Search("gülmek", engine.Options{Limit: 1, Locale: "tr"}).Results[0].Emoji)
 	// The client's index holds the English core pack's phrases and no more:
@@ -118,7 +118,7 @@ func TestBuildRelatedIndex(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", packfmt.CoreIndexFile, packfmt.RelatedIndexFile, "index.tr.bin", "manifest.json"}, names)
+		"index.en.bin", packfmt.CoreIndexFile, "device.en.bin", packfmt.RelatedIndexFile, "index.tr.bin", "device.tr.bin", "manifest.json"}, names)
 	assert.Equal(t, "index.en.related.bin", packfmt.RelatedIndexFile)
 
 	ext, err := packfmt.Decode(byName["pack.en.ext.json"].Data)
@@ -148,7 +148,7 @@ func TestBuildRelatedIndex(t *testing.T) {
 	require.NoError(t, json.Unmarshal(byName["manifest.json"].Data, &m))
 	sum := sha256.Sum256(byName[packfmt.RelatedIndexFile].Data)
 	assert.Equal(t, hex.EncodeToString(sum[:]), m.Indexes[packfmt.RelatedIndexFile].SHA256)
-	assert.Len(t, m.Indexes, 4)
+	assert.Len(t, m.Indexes, 6)
 	assert.Contains(t, m.Indexes, packfmt.CoreIndexFile)
 }
 
@@ -206,10 +206,10 @@ func TestCommittedPacks(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, packfmt.DefaultVersion, m.PackVersion)
 	require.Len(t, m.Files, 2*len(packfmt.Locales))
-	require.Len(t, m.Indexes, 2*len(packfmt.Locales)+2)
+	require.Len(t, m.Indexes, 3*len(packfmt.Locales)+2)
 	names := []string{packfmt.RelatedIndexFile, packfmt.CoreIndexFile}
 	for _, loc := range packfmt.Locales {
-		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart))
+		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart), packfmt.DeviceIndexFile(loc))
 	}
 	for _, name := range names {
 		mf, ok := m.Indexes[name]

@@ -28,7 +28,7 @@ func TestBuildEditorial(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"pack.en.json", "pack.en.ext.json", "pack.tr.json", "pack.tr.ext.json",
-		"index.en.bin", packfmt.CoreIndexFile, "index.en.editorial.bin", "index.tr.bin", "index.tr.editorial.bin", "manifest.json"}, names)
+		"index.en.bin", packfmt.CoreIndexFile, "device.en.bin", "index.en.editorial.bin", "index.tr.bin", "device.tr.bin", "index.tr.editorial.bin", "manifest.json"}, names)
 
 	ext, err := packfmt.Decode(byName["pack.en.ext.json"])
 	require.NoError(t, err)

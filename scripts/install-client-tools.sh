@@ -5,7 +5,8 @@
 # from anywhere else) and, from npm into client/.tools (git-ignored),
 # playwright-core (drives /usr/bin/chromium), typescript (tsc --noEmit on
 # index.d.ts), esbuild (the size bar of the search core) and axe-core (the
-# accessibility scan of the dashboard's browser test). The benchmark's
+# accessibility scans of the browser tests), and into client/.pkgtools
+# (git-ignored) publint and @arethetypeswrong/cli (the package checks). The benchmark's
 # rivals (emoji-picker-element, emoji-mart) go to bench/client/node_modules
 # only with INSTALL_BENCH=1. Idempotent.
 set -euo pipefail
@@ -26,6 +27,17 @@ if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "${PKGS[*]}" ];
   [ -f "$dir/package.json" ] || echo '{"name":"emojisearch-client-tools","private":true}' > "$dir/package.json"
   npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "${PKGS[@]}"
   echo "${PKGS[*]}" > "$dir/.installed"
+fi
+
+# The package checks (scripts/test-client.sh): publint and
+# @arethetypeswrong/cli on the packed tarball, in a folder of their own.
+PKG_TOOLS=(publint@0.3.25 @arethetypeswrong/cli@0.18.5)
+pdir=client/.pkgtools
+if [ ! -f "$pdir/.installed" ] || [ "$(cat "$pdir/.installed")" != "${PKG_TOOLS[*]}" ]; then
+  mkdir -p "$pdir"
+  [ -f "$pdir/package.json" ] || echo '{"name":"emojisearch-package-tools","private":true}' > "$pdir/package.json"
+  npm install --prefix "$pdir" --no-audit --no-fund --loglevel=error "${PKG_TOOLS[@]}"
+  echo "${PKG_TOOLS[*]}" > "$pdir/.installed"
 fi
 
 if [ -n "${INSTALL_BENCH:-}" ]; then

@@ -33,7 +33,7 @@ async function rebuild() {
   const t1 = performance.now()
   state.engine = createEngine(state.custom ? [...packs, state.custom] : packs, { culture })
   state.culture = culture
-  state.binary = packs.some((p) => p.bin) // loadPacks got index.en.core.bin: English read in place
+  state.binary = packs.some((p) => p.bin) // loadPacks got the device indexes: read in place
   const buildMs = performance.now() - t1
   state.session?.dispose()
   state.session = createSearchSession({
@@ -46,7 +46,7 @@ async function rebuild() {
   })
   state.ready = true
   $('q').disabled = false
-  $('status').textContent = `Ready: ${state.engine.entries.length} emoji, ${state.engine.locales.join('+')}, packs ${(t1 - t0).toFixed(0)} ms, index ${buildMs.toFixed(1)} ms${state.binary ? ' (English from its binary index)' : ''}.`
+  $('status').textContent = `Ready: ${state.engine.entries.length} emoji, ${state.engine.locales.join('+')}, packs ${(t1 - t0).toFixed(0)} ms, index ${buildMs.toFixed(1)} ms${state.binary ? ' (from the device indexes)' : ''}.`
   showNow()
   if ($('q').value) state.session.update($('q').value)
   $('q').focus()

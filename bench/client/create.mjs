@@ -5,6 +5,7 @@
 //
 //	node bench/client/create.mjs
 //	node bench/client/create.mjs --index packs/dist/<version>/index.en.core.bin
+//	node bench/client/create.mjs --index packs/dist/<version>/device.en.bin --index packs/dist/<version>/device.fr.bin
 //	node bench/client/create.mjs --load http://127.0.0.1:8787/v1/pack/<version> [--no-index]
 //	node --cpu-prof --cpu-prof-dir=/tmp/prof bench/client/create.mjs
 //
@@ -12,7 +13,8 @@
 // (the English core pack's own index, index.en.core.bin of the pack version;
 // or index.en.bin, which adds the extension phrases). With --load, the packs
 // come as an app gets them: loadPacks over HTTP from that base address
-// (which fetches index.en.core.bin too, unless --no-index), then createEngine
+// (the device indexes of English and --locale, or the JSON core packs with
+// --no-index), then createEngine
 // of its answer; loadMs is the loadPacks time. first.mjs runs this script in
 // several fresh processes and reports medians.
 import { readFileSync } from 'node:fs'
@@ -28,11 +30,13 @@ let input, loadMs = 0
 if (arg('--load')) {
   const { loadPacks } = await import(join(root, 'client/index.js'))
   const t0 = performance.now()
-  input = await loadPacks({ baseUrl: arg('--load'), index: !process.argv.includes('--no-index') })
+  input = await loadPacks({ baseUrl: arg('--load'), locales: arg('--locale') ? [arg('--locale')] : [], index: !process.argv.includes('--no-index') })
   loadMs = performance.now() - t0
 } else {
   const enCore = JSON.parse(readFileSync(join(root, 'packs/dist', version, 'pack.en.json'), 'utf8'))
-  input = arg('--index') ? [enCore, readFileSync(arg('--index'))] : enCore
+  // --index may repeat: index.en.core.bin, or device.en.bin and device.<locale>.bin.
+  const files = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--index' ? [a] : []))
+  input = files.length ? [enCore, ...files.map((f) => readFileSync(f))] : enCore
 }
 const enCore = input[0] || input
 const index = input.find?.((p) => p.bin || p.byteLength) // the binary index given, if any

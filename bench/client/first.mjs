@@ -1,12 +1,14 @@
 // The first createEngine in a fresh process (Issue 14's bar: <= 30 ms over
 // the English core pack), as the median of several fresh processes of
-// create.mjs, over four inputs: the JSON pack read from disk, the pack with
-// the English core pack's binary index read from disk, and the product path,
-// loadPacks over HTTP from a local static server of packs/dist (which
-// fetches index.en.core.bin beside pack.en.json), with and without the index:
+// create.mjs, over five inputs: the JSON pack read from disk, the pack with
+// the English core pack's binary index read from disk, the device indexes
+// of English and one other locale read from disk (issue 24's bar: <= 30 ms),
+// and the product path, loadPacks over HTTP from a local static server of
+// packs/dist for English and that locale (device indexes by default, the
+// core JSON packs with index: false):
 //
 //	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
-//	node bench/client/first.mjs [runs=9]
+//	node bench/client/first.mjs [runs=9] [other locale=fr]
 //
 // Runs alternate between the inputs, so load on the machine falls on all.
 import { execFile } from 'node:child_process'
@@ -35,11 +37,14 @@ const srv = createServer(async (req, res) => {
 await new Promise((r) => srv.listen(0, '127.0.0.1', r))
 const base = `http://127.0.0.1:${srv.address().port}/v1/pack/${version}`
 const run = async (args) => JSON.parse((await promisify(execFile)(process.execPath, [join(here, 'create.mjs'), ...args], { encoding: 'utf8' })).stdout)
+// The other locale of the English-plus-one figures (issue 24): fr, or argv[3].
+const other = process.argv[3] || 'fr'
 const inputs = {
   json: [],
   index: ['--index', join(dist, 'index.en.core.bin')],
-  loadPacks: ['--load', base],
-  'loadPacks-no-index': ['--load', base, '--no-index'],
+  [`device en+${other}`]: ['--index', join(dist, 'device.en.bin'), '--index', join(dist, `device.${other}.bin`)],
+  [`loadPacks en+${other}`]: ['--load', base, '--locale', other],
+  [`loadPacks-no-index en+${other}`]: ['--load', base, '--locale', other, '--no-index'],
 }
 const rows = Object.fromEntries(Object.keys(inputs).map((k) => [k, []]))
 for (let i = 0; i < runs; i++) for (const [name, args] of Object.entries(inputs)) rows[name].push(await run(args))

@@ -18,9 +18,11 @@ const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 // encodes a few keys per keystroke, without allocating.
 const buf = new Uint8Array(1024)
 const utf8 = (s) => (s.length > 256 ? -1 : enc.encodeInto(s, buf).written)
-// max is the largest value of an integer array (-1 when empty). A small
-// loop of its own: V8 compiles it after a few thousand iterations.
+// max is the largest value of an integer array (-1 when empty); unzig
+// remembers it for the arrays it decodes. A small loop of its own: V8
+// compiles it after a few thousand iterations.
 function max(a) {
+  if (a.mx !== undefined) return a.mx
   let m = -1
   for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i]
   return m
@@ -96,11 +98,12 @@ const strs = (S, i) => new Strs(S[i], S[i + 1])
 // Tab is a keyed table: sorted keys, posting offsets and lists, and hash
 // slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
 class Tab {
-  constructor(S, i, phrases, base) {
+  constructor(S, i, phrases, base, lazy) {
     this.k = strs(S, i)
     this.off = S[i + 2]
     this.post = S[i + 3]
     this.slots = S[i + 4]
+    if (lazy) return // its lists are made on lookup (LazyStems)
     const n = this.slots.length
     // What search reads is checked: posting ranges inside the postings (out
     // of order, a range is empty), postings naming phrases, slots naming keys.
@@ -108,7 +111,11 @@ class Tab {
     if (n & (n - 1) || (n && n <= this.k.length) || max(this.slots) > this.k.length) throw bad('hash slots')
     if (phrases >= 0) {
       if (max(this.post) >= phrases) throw bad('postings')
-      if (base) this.post = Int32Array.from(this.post, (v) => v + base) // phrase ids are global over the engine
+      if (base) { // phrase ids are global over the engine (a plain loop: from() with a callback is slow while cold)
+        const p = this.post, g = new Int32Array(p.length)
+        for (let i = 0; i < p.length; i++) g[i] = p[i] + base
+        this.post = g
+      }
     }
   }
   // get is the key's index, or undefined; answers are remembered (typing
@@ -124,7 +131,8 @@ class Tab {
   }
   find(key) {
     const n = this.slots.length, m = utf8(key)
-    if (!n || m < 0) return -1
+    if (m < 0) return -1
+    if (!n) return this.search(m)
     let h = 0x811c9dc5
     for (let j = 0; j < m; j++) h = Math.imul(h ^ buf[j], 0x01000193)
     for (let j = h & (n - 1), tries = n; tries--; j = (j + 1) & (n - 1)) {
@@ -137,21 +145,68 @@ class Tab {
   has(key) {
     return this.get(key) !== undefined
   }
+  // search finds the first m bytes of buf among the sorted keys (a device
+  // index's tables come without hash slots; lookups are remembered).
+  search(m) {
+    let lo = 0, hi = this.k.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1, c = this.k.cmp(mid, m)
+      if (!c) return mid
+      if (c < 0) lo = mid + 1
+      else hi = mid
+    }
+    return -1
+  }
+}
+
+// LazyStems is a device index's stem table: its sorted keys are in the
+// file, and each stem's list, the union of its terms' lists (the file says
+// which stem each term has), is made on the stem's first lookup: typing
+// looks up few stems, and an engine is ready sooner.
+class LazyStems extends Tab {
+  constructor(S, terms) {
+    super(S, 28, -1, 0, true)
+    const stemOf = S.stemOf, nk = this.k.length
+    const off = new Int32Array(nk + 1)
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) off[stemOf[t]]++
+    for (let k = 0; k < nk; k++) off[k + 1] += off[k]
+    const at = off.slice(0, nk), by = new Int32Array(off[nk])
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[at[stemOf[t] - 1]++] = t
+    this.byOff = off
+    this.byTerm = by
+    this.terms = terms
+    this.off = [0]
+    this.post = []
+    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
+  }
+  // find is the stem's place in off and post, its list appended there on
+  // its first lookup only.
+  find(key) {
+    const k = super.find(key)
+    if (k < 0 || this.at[k] >= 0) return k < 0 ? -1 : this.at[k]
+    const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
+    let l = []
+    for (let i = a; i < b; i++) for (let t = this.byTerm[i], j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
+    if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
+    for (const p of l) this.post.push(p)
+    this.off.push(this.post.length)
+    return (this.at[k] = this.off.length - 2)
+  }
 }
 
 // BinSeg is one locale's segment read from a binary index; its phrases are
 // base.. base+n-1 of the engine. Term ids are sorted positions.
 class BinSeg extends Seg {
-  constructor(locale, S, base, entries) {
+  constructor(locale, S, base, entries, derived) {
     super(locale)
     const n = S[19].length
     this.base = base
     this.n = n
     this.maxW = S[2][0] || 0
-    this.ph = strs(S, 17)
+    this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
     this.terms = new Tab(S, 22, n, base)
-    this.stems = new Tab(S, 28, n, base)
-    this.grams = new Tab(S, 33, n, base)
+    this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
+    this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
     const keys = sym.k.all()
@@ -201,6 +256,151 @@ class BinSeg extends Seg {
   }
 }
 
+/** isDeviceIndex reports bytes that start like a device index (device.<locale>.bin). */
+export const isDeviceIndex = (v) =>
+  (v instanceof ArrayBuffer || v instanceof Uint8Array) && v.byteLength >= 8 && dec.decode(new Uint8Array(v instanceof Uint8Array ? v.buffer : v, v.byteOffset || 0, 8)) === 'ESDEV\0\0\0'
+
+// deviceSections expands a device index (packs/FORMAT.md "Device index",
+// Go: packs/device.go) into the 48 sections of the binary index it was made
+// from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
+// each term's stem kept for the stem table (LazyStems); hash slots and
+// dropped sections empty (keyed tables without slots binary-search their keys).
+function deviceSections(u8) {
+  const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
+  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
+  const S = []
+  let at = 14 + 480
+  for (let i = 0; i < 48; i++) {
+    const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
+    const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
+    if (enc === 0 && !len) S.push(new Uint8Array(0))
+    else if (!T || at + len > u8.length || enc > 4 || !enc) throw bad('device section ' + i)
+    else if (enc === 1) {
+      if (len !== w * count) throw bad('device section ' + i)
+      if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
+      else {
+        const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
+        c.set(u8.subarray(at, at + len))
+        S.push(new T(c.buffer))
+      }
+    } else if (i === 17 && enc === 2) { // phrase text offsets: read for results only, decoded on the first
+      const a = at, z = at + len
+      let o
+      S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
+      S.push(null)
+    } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
+    else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
+    at += len
+  }
+  if (at !== u8.length) throw bad('device length')
+  // The stem each term has (section 30): LazyStems makes the stem lists.
+  const stemOf = S[30], nk = S[28].length - 1
+  if (stemOf.length !== S[24].length - 1 && stemOf.length) throw bad('term stems')
+  for (let t = 0; t < stemOf.length; t++) if (stemOf[t] > nk) throw bad('term stems')
+  S.stemOf = stemOf
+  S[30] = new Uint32Array(0)
+  S.unspaced = []
+  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t) // the terms the grams come from
+  return S
+}
+
+// unzig fills out with the running sum of the zigzag LEB128 varints in
+// u8[at:end]. Most values are one byte: that path is kept short, since it
+// runs over every offset and posting before the JIT has warmed up.
+function unzig(u8, at, end, out, i) {
+  let prev = 0, mx = -1
+  const n = out.length
+  for (let j = 0; j < n; j++) {
+    if (at >= end) throw bad('device section ' + i)
+    let v = u8[at++]
+    if (v > 127) {
+      v &= 0x7f
+      let mul = 128, b
+      do {
+        if (at >= end || mul > 2 ** 35) throw bad('device section ' + i)
+        b = u8[at++]
+        v += (b & 0x7f) * mul
+        mul *= 128
+      } while (b & 0x80)
+    }
+    prev += v < 0x80000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2
+    out[j] = prev
+    if (prev > mx) mx = prev
+  }
+  if (at !== end) throw bad('device section ' + i)
+  out.mx = mx
+  return out
+}
+
+// grams makes the gram table a device index leaves out from the segment's
+// unspaced terms (those with no stem): a gram's (a character or a pair of
+// them) phrases are those of the unspaced terms holding it. This runs while the page waits for its first
+// engine, mostly before the JIT has warmed up: typed arrays, one Map.
+function grams(terms, unspaced) {
+  const ids = new Map()
+  let kt = new Int32Array(1024), n = 0
+  for (const t of unspaced) {
+    const cs = Array.from(terms.k.at(t))
+    if (n + 4 * cs.length > kt.length) {
+      const x = new Int32Array(2 * kt.length + 4 * cs.length)
+      x.set(kt)
+      kt = x
+    }
+    for (let i = 0; i < cs.length; i++) {
+      for (const g of i ? [cs[i], cs[i - 1] + cs[i]] : [cs[i]]) {
+        let id = ids.get(g)
+        if (id === undefined) ids.set(g, (id = ids.size))
+        kt[n++] = id
+        kt[n++] = t
+      }
+    }
+  }
+  const { off, post } = grouped(ids.size, kt.subarray(0, n), terms.off, terms.post)
+  return { off, post, get: (k) => ids.get(k), has: (k) => ids.has(k) }
+}
+
+// grouped returns the lists (off, post) of nk keys, key k listing the
+// union, ascending, of the lists (toff, tpost) of the terms paired with k
+// in kt (key, term pairs).
+function grouped(nk, kt, toff, tpost) {
+  const cnt = new Int32Array(nk + 1), many = new Uint8Array(nk)
+  for (let i = 0; i < kt.length; i += 2) {
+    const k = kt[i], t = kt[i + 1]
+    if (cnt[k + 1]) many[k] = 1
+    cnt[k + 1] += toff[t + 1] - toff[t]
+  }
+  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
+  const post = new Int32Array(cnt[nk]), at = cnt.slice(0, nk)
+  for (let i = 0; i < kt.length; i += 2) {
+    const k = kt[i], t = kt[i + 1]
+    let w = at[k]
+    for (let j = toff[t]; j < toff[t + 1]; j++) post[w++] = tpost[j]
+    at[k] = w
+  }
+  const off = new Int32Array(nk + 1)
+  let w = 0
+  for (let k = 0; k < nk; k++) {
+    const a = cnt[k], b = cnt[k + 1]
+    if (many[k]) post.subarray(a, b).sort()
+    for (let j = a, last = -1; j < b; j++) if (post[j] !== last) post[w++] = last = post[j]
+    off[k + 1] = w
+  }
+  return { off, post: post.subarray(0, w) }
+}
+
+/**
+ * devicePack reads a device index (device.<locale>.bin, which loadPacks
+ * fetches by default) as a pack of its locale, like indexPack.
+ */
+export function devicePack(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)
+  if (!isDeviceIndex(u8)) throw bad('magic')
+  const S = deviceSections(u8)
+  const meta = strs(S, 0)
+  if (meta.length !== 2) throw bad('meta')
+  return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S, derive: true }
+}
+
 /**
  * indexPack wraps a binary index as a pack of its locale (part `ext`, no
  * rows), so createEngine takes it beside the JSON packs; BinIndex reads it.
@@ -215,18 +415,30 @@ export function indexPack(bytes) {
 }
 
 /**
- * coreIndexPack is indexPack of the English core pack's own index
- * (index.en.core.bin, which loadPacks fetches beside pack.en.json) after
- * checking it belongs to that pack en: locale, pack version and entry table
- * (what BinIndex needs of it); it throws otherwise.
+ * checkIndexPack returns an index pack (indexPack, devicePack) after
+ * checking it is the locale's and belongs to the English core pack en:
+ * locale, pack version and entry table (what BinIndex needs of it); it
+ * throws otherwise.
  */
-export function coreIndexPack(bytes, en) {
-  const p = indexPack(bytes)
+export function checkIndexPack(p, en, locale) {
   const ids = strs(p.bin, 5).all(), x = en.rowIndex.id
-  if (p.locale !== 'en' || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
-    throw bad('not the index of pack.en.json ' + en.packVersion)
+  if (p.locale !== locale || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
+    throw bad(`not the ${locale} index of pack.en.json ${en.packVersion}`)
   }
   return p
+}
+
+// full is the phrase count of the engine BinIndex is building when every
+// segment comes from a binary index (0 otherwise): its phrase columns are
+// then made once instead of grown per segment.
+let full = 0
+function phrasesIfAllBinary(packs) {
+  const bin = new Map()
+  for (const p of packs) if (p.bin && !bin.has(p.locale)) bin.set(p.locale, p.bin[19].length)
+  if (packs.some((p) => p.part === 'custom' || !bin.has(p.locale))) return 0
+  let n = 0
+  for (const v of bin.values()) n += v
+  return n
 }
 
 /**
@@ -236,6 +448,11 @@ export function coreIndexPack(bytes, en) {
  * holds their phrases. The entry table must be the English core pack's.
  */
 export class BinIndex extends Index {
+  constructor(packs, minCoverage) {
+    full = phrasesIfAllBinary(packs)
+    super(packs, minCoverage)
+  }
+
   build(loc, packs) {
     const b = packs.find((p) => p.bin)
     if (!b) {
@@ -247,11 +464,26 @@ export class BinIndex extends Index {
     const ids = strs(S, 5).all()
     if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
     for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
-    const base = this.pText.length, si = this.segs.length
-    const s = new BinSeg(loc, S, base, m)
+    const base = this.nPh ?? this.pText.length, si = this.segs.length
+    const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
     if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
     this.segs.push(s)
+    if (full) { // every segment binary: the columns are made once, at their full length
+      if (!base) {
+        this.pEntry = new Uint32Array(full)
+        this.pField = new Uint8Array(full)
+        this.pNTok = new Uint8Array(full)
+        this.pSeg = new Uint8Array(full)
+        this.pText = new Array(full)
+      }
+      this.pEntry.set(pe, base)
+      this.pField.set(pf, base)
+      this.pNTok.set(pn, base)
+      this.pSeg.fill(si, base, base + s.n)
+      this.nPh = base + s.n
+      return
+    }
     if (!base) {
       this.pEntry = pe
       this.pField = pf
@@ -260,8 +492,20 @@ export class BinIndex extends Index {
       this.pText = new Array(s.n)
       return
     }
-    if (!Array.isArray(this.pEntry)) for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) this[k] = Array.from(this[k])
-    for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
+    if (Array.isArray(this.pEntry)) for (let i = 0; i < s.n; i++) this.pEntry.push(pe[i]), this.pField.push(pf[i]), this.pNTok.push(pn[i]), this.pSeg.push(si)
+    else {
+      // Binary segments one after another: the columns stay typed arrays.
+      const cat = (a, b, T) => {
+        const c = new T(a.length + b.length)
+        c.set(a)
+        c.set(b, a.length)
+        return c
+      }
+      this.pEntry = cat(this.pEntry, pe, Uint32Array)
+      this.pField = cat(this.pField, pf, Uint8Array)
+      this.pNTok = cat(this.pNTok, pn, Uint8Array)
+      this.pSeg = cat(this.pSeg, new Uint8Array(s.n).fill(si), Uint8Array)
+    }
     this.pText.length += s.n
   }
 

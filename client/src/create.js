@@ -5,7 +5,7 @@
 import { createEngine as core, AliasEngine } from './engine.js'
 import { applyCulture, localDay } from './culture.js'
 import { language } from './hex.js'
-import { BinIndex, indexPack, isBinaryIndex } from './binary.js'
+import { BinIndex, indexPack, isBinaryIndex, devicePack, isDeviceIndex } from './binary.js'
 
 // The shortest queries are the dearest and the most repeated while typing
 // (every search starts with one or two characters, and one letter completes
@@ -52,8 +52,9 @@ class Engine extends AliasEngine {
 /**
  * createEngine builds an AliasEngine from a pack or packs (English core
  * required); options minCoverage and culture. A locale may be given as its
- * binary index (index.<locale>.bin as an ArrayBuffer or Uint8Array), read in
- * place (binary.js) instead of indexing its JSON packs.
+ * binary index (index.<locale>.bin) or device index (device.<locale>.bin),
+ * as an ArrayBuffer or Uint8Array, read in place (binary.js) instead of
+ * indexing its JSON packs.
  */
 export const createEngine = (input, options) =>
-  core((Array.isArray(input) ? input : [input]).map((p) => (isBinaryIndex(p) ? indexPack(p) : p)), options, Engine, BinIndex)
+  core((Array.isArray(input) ? input : [input]).map((p) => (isBinaryIndex(p) ? indexPack(p) : isDeviceIndex(p) ? devicePack(p) : p)), options, Engine, BinIndex)

@@ -16,6 +16,28 @@ export function shouldUseSemantic(alias) {
   return c < 0.6 || (n >= 2 && c < 0.9)
 }
 
+/**
+ * DEFAULT_SESSION_CALIBRATION: the dictionary confidence from which its top
+ * 3 holds a right emoji at least 90 % of the time on the development sets
+ * (en.emojilib, en.openmoji-tags, zh.rime.dev; default device engine),
+ * for one word and for two or more: 0.902 and 1 (bench/client/session-rule.mjs
+ * reproduces them; BENCHMARKS.md "Issue 24").
+ */
+export const DEFAULT_SESSION_CALIBRATION = /* @__PURE__ */ Object.freeze({ oneWord: 0.902, words: 1 })
+
+/**
+ * needsMeaning is the search session's default rule: ask the meaning layer
+ * when the dictionary's answer is weak for what was typed, that is when its
+ * confidence is under the calibration's threshold for one word or for
+ * several. A query with no word (an emoticon, emoji) never asks.
+ */
+export function needsMeaning(alias, calibration = DEFAULT_SESSION_CALIBRATION) {
+  const n = alias?.tokens?.length || 0
+  if (n <= 0) return false
+  const c = Number.isNaN(alias.confidence) ? 0 : alias.confidence ?? 0
+  return c < (n === 1 ? calibration.oneWord : calibration.words)
+}
+
 const hitsOf = (semantic) => (Array.isArray(semantic) ? semantic : semantic?.results || [])
 const cosineOf = (h) => h.cosine ?? h.score
 

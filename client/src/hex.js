@@ -62,10 +62,17 @@ const bases = [0x261d, 0x261d, 0x26f9, 0x26f9, 0x270a, 0x270d, 0x1f385, 0x1f385,
 const modifierBase = (r) => { for (let i = 0; i < bases.length; i += 2) if (r >= bases[i] && r <= bases[i + 1]) return true; return false }
 const personLike = (r) => r === 0x1f9d1 || r === 0x1f468 || r === 0x1f469 || r === 0x1faf2 || r === 0x1faf1
 
-/** applySkinTone puts tone (1..5, SKIN_TONES) on every skin-tone base of an emoji; 0 removes tones. */
+/**
+ * applySkinTone puts tone on every skin-tone base of an emoji: 1..5 (light
+ * to dark) or the modifier itself (SKIN_TONES[1..5]); 0 or '' removes tones.
+ * Any other tone throws a RangeError rather than being ignored.
+ */
 export function applySkinTone(emoji, tone) {
   emoji = String(emoji ?? '')
-  if (!(tone >= 0 && tone < SKIN_TONES.length) || tone % 1) return emoji
+  if (typeof tone === 'string' && SKIN_TONES.includes(tone)) tone = SKIN_TONES.indexOf(tone)
+  if (typeof tone !== 'number' || !(tone >= 0 && tone < SKIN_TONES.length) || tone % 1) {
+    throw new RangeError(`emojisearch: skin tone ${JSON.stringify(tone)} is not 0..5 or one of SKIN_TONES`)
+  }
   const rs = Array.from(emoji, (c) => c.codePointAt(0))
   let out = ''
   for (let i = 0; i < rs.length; i++) {

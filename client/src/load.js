@@ -1,6 +1,7 @@
 // Loading packs over HTTP (spec 3 "Engine and loading").
 import { assertPack, isCustomPack } from './format.js'
-import { coreIndexPack } from './binary.js'
+import { devicePack, checkIndexPack } from './binary.js'
+import { packLocale } from './locale.js'
 
 const trim = (u) => String(u).replace(/\/+$/, '')
 async function getJSON(fetchFn, url, signal) {
@@ -10,55 +11,64 @@ async function getJSON(fetchFn, url, signal) {
 }
 
 /**
- * loadPacks fetches {baseUrl}/pack.<locale>.json (and .ext.json with part
- * `ext`) for each locale, English always first; the browser's HTTP cache
- * serves them again (they are immutable per version). With part `core` it
- * also fetches the English core pack's binary index (index.en.core.bin,
- * packs/FORMAT.md "Core index") unless options.index is false, and returns
- * it right after pack.en.json as a pack with no rows: createEngine then
- * reads the English phrases in place instead of indexing them (the first
- * engine of a page in well under 30 ms instead of about 170 ms). When the
- * index is missing, fails to load or is not that pack's (another version,
- * damaged), the packs come without it and createEngine indexes the JSON:
- * the same answers, only slower to build. The bare core (client/core.js)
- * ignores the index pack.
+ * loadPacks fetches what createEngine needs for English and options.locales
+ * (BCP 47 tags as search takes them: "pt-BR" loads pt; an unsupported one
+ * throws a RangeError before anything is fetched) from {baseUrl}, which is
+ * {endpoint}/v1/pack/<packVersion> (packVersion from GET /v1/health). The
+ * browser's HTTP cache serves the files again (immutable per version).
+ *
+ * By default (part `core`): the English core pack (entries and the ranking
+ * word lists) and each locale's device index (device.<locale>.bin,
+ * packs/FORMAT.md "Device index": the locale's core, extension and editorial
+ * phrases and the emoticons, as the search API's dictionary tier has them
+ * but the related words), so createEngine answers as the service does and
+ * reads the indexes in place. A device index that is missing, damaged or
+ * of another pack version is replaced by the locale's core JSON pack (fewer
+ * phrases, slower to index). `index: false` loads the core JSON packs only
+ * (the smallest download, weaker answers). Part `ext` loads the core and
+ * extension JSON packs (with the English related words: the whole
+ * dictionary tier; much larger and slower to index).
  */
 export async function loadPacks(options = {}) {
   const { baseUrl, part = 'core', signal } = options
-  if (!baseUrl) throw new TypeError('emojisearch: loadPacks needs baseUrl ({base_url}/v1/pack/<version>)')
+  if (!baseUrl) throw new TypeError('emojisearch: loadPacks needs baseUrl ({endpoint}/v1/pack/<packVersion>)')
   if (part !== 'core' && part !== 'ext') throw new TypeError('emojisearch: part must be core or ext')
   const fetchFn = options.fetch || ((...a) => globalThis.fetch(...a))
-  const locales = ['en', ...(options.locales || ['en']).filter((l) => l !== 'en')]
-  const names = []
-  for (const l of new Set(locales)) {
-    names.push(`pack.${l}.json`)
-    if (part === 'ext') names.push(`pack.${l}.ext.json`)
+  const locales = [...new Set(['en', ...(options.locales || []).map(packLocale)])]
+  const base = trim(baseUrl)
+  const json = (name) => getJSON(fetchFn, `${base}/${name}`, signal).then(assertPack)
+  if (part === 'ext') return Promise.all(locales.flatMap((l) => [json(`pack.${l}.json`), json(`pack.${l}.ext.json`)]))
+  if (options.index === false) return Promise.all(locales.map((l) => json(`pack.${l}.json`)))
+  const devices = locales.map((l) => getBytes(fetchFn, `${base}/device.${l}.bin`, signal))
+  const en = await json('pack.en.json')
+  const out = [en]
+  for (let i = 0; i < locales.length; i++) {
+    const bytes = await devices[i]
+    signal?.throwIfAborted()
+    let p
+    try {
+      p = bytes && checkIndexPack(devicePack(bytes), en, locales[i])
+    } catch {
+      p = undefined
+    }
+    if (p) out.push(p)
+    else if (i > 0) out.push(await json(`pack.${locales[i]}.json`))
   }
-  // The index holds the core pack's phrases only: with part ext it would
-  // hide the extension phrases of English, so it is not fetched.
-  const index = part === 'core' && options.index !== false ? getBytes(fetchFn, `${trim(baseUrl)}/index.en.core.bin`, signal) : undefined
-  const packs = (await Promise.all(names.map((n) => getJSON(fetchFn, `${trim(baseUrl)}/${n}`, signal)))).map(assertPack)
-  const bytes = await index
-  signal?.throwIfAborted()
-  if (!bytes) return packs
-  try {
-    return [packs[0], coreIndexPack(bytes, packs[0]), ...packs.slice(1)]
-  } catch {
-    return packs
-  }
+  return out
 }
 
 // getBytes is a file's bytes, or undefined when it cannot be had (never a
-// rejection: the caller goes on without it).
-async function getBytes(fetchFn, url, signal) {
+// rejection: the caller goes on without it). A request that fails without
+// an answer (a reused connection the server had just closed) is sent once
+// more before giving up.
+async function getBytes(fetchFn, url, signal, again = true) {
   try {
     const res = await fetchFn(url, { signal })
     return res.ok ? new Uint8Array(await res.arrayBuffer()) : undefined
   } catch {
-    return undefined
+    return again && !signal?.aborted ? getBytes(fetchFn, url, signal, false) : undefined
   }
 }
-
 /**
  * loadCustomPack fetches the app's custom emoji as a pack, exactly as the
  * service serves it (GET {endpoint}/v1/custom-pack?key=…[&tenant=…],

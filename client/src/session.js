@@ -1,12 +1,18 @@
 // Search sessions (spec 3 "Search sessions"): dictionary results on every
 // keystroke, meaning results debounced, cancellable and fused in afterwards;
 // answers for an older query are dropped.
-import { shouldUseSemantic as defaultRule, fuse } from './fusion.js'
+import { needsMeaning as defaultRule, fuse } from './fusion.js'
 import { applyCulture, localDay } from './culture.js'
 
 const now = () => (globalThis.performance ? performance.now() : Date.now())
 
-/** createSearchSession returns {update(query), dispose()}; onChange receives every SessionState. */
+/**
+ * createSearchSession returns {update(query), dispose()}; onChange receives
+ * every SessionState. The meaning layer is asked when options.shouldUseSemantic
+ * says so, by default needsMeaning (fusion.js: the dictionary's confidence
+ * under the threshold calibrated on the development sets for one word or
+ * several).
+ */
 export function createSearchSession(options = {}) {
   const { engine, semantic, locale, region, onChange = () => {} } = options
   if (!engine || typeof engine.search !== 'function') throw new TypeError('emojisearch: createSearchSession needs engine')
@@ -35,7 +41,8 @@ export function createSearchSession(options = {}) {
       const alias = engine.search(q, { limit, locale, culture: false })
       const aliasMs = now() - t0
       const base = { query: q, alias, aliasMs }
-      if (!alias.tokens.length) return onChange({ ...base, results: [], status: 'idle' })
+      // Nothing to search (blank) is idle; an emoticon has no word but answers.
+      if (!alias.tokens.length && !alias.results.length) return onChange({ ...base, results: [], status: 'idle' })
       const use = semantic && rule(alias)
       onChange({ ...base, results: withCulture(q, alias.results), status: use ? 'loading' : 'alias', layer: use ? undefined : 'device' })
       if (!use) return

@@ -32,7 +32,10 @@ test('helpers: hexcodes, base ids, skin tones, reactions', () => {
   assert.equal(lib.applySkinTone('👋🏽', 0), '👋')
   assert.equal(lib.applySkinTone('🧑‍💻', 5), '🧑🏿‍💻')
   assert.equal(lib.applySkinTone('⛹️‍♂️', 1), '⛹🏻‍♂️')
-  assert.equal(lib.applySkinTone('👋', 9), '👋')
+  // A tone as SKIN_TONES holds it works as its number; anything else is refused.
+  assert.equal(lib.applySkinTone('👋', lib.SKIN_TONES[3]), '👋🏽')
+  assert.equal(lib.applySkinTone('👋🏽', lib.SKIN_TONES[0]), '👋')
+  for (const bad of [9, -1, 1.5, '🏽x', 'medium', null, undefined, NaN]) assert.throws(() => lib.applySkinTone('👋', bad), RangeError, String(bad))
   assert.equal(lib.SKIN_TONES.length, 6)
   assert.ok(lib.COMMON_REACTIONS.includes('👍'))
   assert.equal(lib.groupLabel(0, 'en'), 'smileys & emotion')
@@ -195,72 +198,76 @@ async function serve(handler) {
   return { url: `http://127.0.0.1:${srv.address().port}`, calls, close: () => new Promise((r) => srv.close(r)) }
 }
 
-test('loadPacks over HTTP', async () => {
-  const s = await serve((u, send) => {
-    const m = /^\/v1\/pack\/[^/]+\/(pack\.[a-z]+(\.ext)?\.json)$/.exec(u.pathname)
-    if (m && existsSync(join(packDir, m[1]))) return send(200, readFileSync(join(packDir, m[1])))
+// A server of the pack files of packDir under /v1/pack/<version>/;
+// override(name) may answer a file otherwise: bytes, or null for a 404.
+const packServer = (override = () => undefined) =>
+  serve((u, send) => {
+    const m = /^\/v1\/pack\/[^/]+\/((pack\.[a-z]+(\.ext)?\.json)|([a-z.]+\.bin))$/.exec(u.pathname)
+    const o = m && override(m[1])
+    if (o === null) return send(404, { error: 'not_found' })
+    if (o) return send(200, o, 'application/octet-stream')
+    if (m && existsSync(join(packDir, m[1]))) return send(200, readFileSync(join(packDir, m[1])), m[2] ? 'application/json' : 'application/octet-stream')
     send(404, { error: 'not_found' })
   })
+const shape = (packs) => packs.map((p) => `${p.locale}.${p.part}${p.bin ? '.bin' : ''}`)
+
+test('loadPacks over HTTP: device indexes by default, BCP 47 locales, parts', async () => {
+  const s = await packServer()
+  const baseUrl = `${s.url}/v1/pack/${version}`
   try {
-    const packs = await lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}`, locales: ['fr'] })
-    assert.deepEqual(packs.map((p) => `${p.locale}.${p.part}`), ['en.core', 'fr.core'])
-    const ext = await lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}/`, locales: ['tr', 'en'], part: 'ext' })
-    assert.deepEqual(ext.map((p) => `${p.locale}.${p.part}`), ['en.core', 'en.ext', 'tr.core', 'tr.ext'])
-    await assert.rejects(lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}`, locales: ['xx'] }), /404/)
+    assert.deepEqual(shape(await lib.loadPacks({ baseUrl, locales: ['fr'] })), ['en.core', 'en.ext.bin', 'fr.ext.bin'])
+    assert.ok(s.calls.some((u) => u.pathname.endsWith('/device.fr.bin')))
+    // The tags search takes: a region, a script, '_', an ISO 639-2 code, English twice.
+    const tags = await lib.loadPacks({ baseUrl: baseUrl + '/', locales: ['pt-BR', 'zh-Hans', 'zh_Hant_TW', 'fra', 'en-GB'] })
+    assert.deepEqual(shape(tags), ['en.core', 'en.ext.bin', 'pt.ext.bin', 'zh.ext.bin', 'fr.ext.bin'])
+    assert.equal(lib.createEngine(tags).search('obrigado', { locale: 'pt-BR' }).results[0].id, '1F64F')
+    assert.deepEqual(shape(await lib.loadPacks({ baseUrl, locales: ['fr'], index: false })), ['en.core', 'fr.core'])
+    const ext = await lib.loadPacks({ baseUrl, locales: ['tr', 'en'], part: 'ext' })
+    assert.deepEqual(shape(ext), ['en.core', 'en.ext', 'tr.core', 'tr.ext'])
+    // An unsupported locale fails loudly, before anything is fetched.
+    const before = s.calls.length
+    for (const bad of ['xx', 'de-DE', 'pt--BR', '', 'toolongtag9', 42]) {
+      await assert.rejects(lib.loadPacks({ baseUrl, locales: [bad] }), (e) => e instanceof RangeError && /unsupported locale .*supported: en zh hi es ar fr bn pt ru id tr/.test(e.message), String(bad))
+    }
+    assert.equal(s.calls.length, before)
+    assert.deepEqual(['pt-BR', 'zh-Hans', 'zh-Hant-HK', 'in', 'EN', 'es-419', 'ar_SA'].map(lib.packLocale), ['pt', 'zh', 'zh', 'id', 'en', 'es', 'ar'])
+    assert.deepEqual(lib.LOCALES, ['en', 'zh', 'hi', 'es', 'ar', 'fr', 'bn', 'pt', 'ru', 'id', 'tr'])
   } finally {
     await s.close()
   }
 })
 
-// The English core pack's index (index.en.core.bin): fetched by default and
-// read in place; missing, damaged or another pack's, the JSON path; the
-// engines answer alike on every path.
-test('loadPacks fetches the core index and falls back to the JSON pack without it', async () => {
-  const index = readFileSync(join(packDir, 'index.en.core.bin'))
-  let serveIndex // what the server answers for index.en.core.bin: bytes, or undefined for 404
-  const s = await serve((u, send) => {
-    const m = /^\/v1\/pack\/[^/]+\/(pack\.[a-z]+(\.ext)?\.json|index\.en\.core\.bin)$/.exec(u.pathname)
-    if (m?.[1] === 'index.en.core.bin') return serveIndex ? send(200, serveIndex, 'application/octet-stream') : send(404, { error: 'not_found' })
-    if (m && existsSync(join(packDir, m[1]))) return send(200, readFileSync(join(packDir, m[1])))
-    send(404, { error: 'not_found' })
-  })
+// A locale's device index missing, damaged or another's: that locale comes
+// as its core JSON pack, and the engine answers as one built from exactly
+// those packs.
+test('loadPacks falls back to the JSON pack when a device index cannot be used', async () => {
+  const device = readFileSync(join(packDir, 'device.fr.bin'))
+  let serveFr // what the server answers for device.fr.bin: bytes, null for 404
+  const s = await packServer((name) => (name === 'device.fr.bin' ? serveFr : undefined))
   const baseUrl = `${s.url}/v1/pack/${version}`
-  const gold = JSON.parse(readFileSync(new URL('./goldens.json', import.meta.url))).search.filter((c) => c.l === 'en' || c.l === 'fr').slice(0, 300)
-  const plain = lib.createEngine(await lib.loadPacks({ baseUrl, locales: ['fr'], index: false }))
-  const indexCalls = () => s.calls.filter((u) => u.pathname.endsWith('/index.en.core.bin')).length
-  assert.equal(indexCalls(), 0, 'index: false fetches no index')
-  const same = (eng, what) => {
-    for (const c of gold) assert.deepEqual(eng.search(c.q, { limit: 10, locale: c.l, prefix: c.p }), plain.search(c.q, { limit: 10, locale: c.l, prefix: c.p }), `${what}: ${c.l} ${c.q}`)
-  }
-  const shape = (packs) => packs.map((p) => `${p.locale}.${p.part}${p.bin ? '.bin' : ''}`)
-  const damaged = Buffer.from(index)
-  damaged.writeUInt32LE(damaged.readUInt32LE(16 + 12 * 5 + 4) + 1, 16 + 12 * 5 + 4) // one more entry id than the file holds
-  const otherVersion = readFileSync(join(packDir, 'index.tr.bin')) // a main index, but of Turkish
+  const gold = JSON.parse(readFileSync(new URL('./goldens.json', import.meta.url))).search.filter((c) => c.l === 'fr').slice(0, 150)
+  const en = readPack('pack.en.json'), enDevice = readFileSync(join(packDir, 'device.en.bin'))
+  const fromDevice = lib.createEngine([en, enDevice, device])
+  const fromJSON = lib.createEngine([en, enDevice, readPack('pack.fr.json')])
+  const damaged = Buffer.from(device)
+  damaged[14 + 10 * 25 + 6] ^= 1 // the stored length of the term postings
   try {
     for (const [what, body, want] of [
-      ['served', index, ['en.core', 'en.ext.bin', 'fr.core']],
-      ['missing (404)', undefined, ['en.core', 'fr.core']],
-      ['cut short', index.subarray(0, 4096), ['en.core', 'fr.core']],
-      ['damaged section table', damaged, ['en.core', 'fr.core']],
-      ['an HTML page (a fallback route)', Buffer.from('<!doctype html><title>x</title>'), ['en.core', 'fr.core']],
-      ['another locale\'s index', otherVersion, ['en.core', 'fr.core']],
+      ['served', undefined, fromDevice],
+      ['missing (404)', null, fromJSON],
+      ['cut short', device.subarray(0, 4096), fromJSON],
+      ['damaged section table', damaged, fromJSON],
+      ['an HTML page (a fallback route)', Buffer.from('<!doctype html><title>x</title>'), fromJSON],
+      ["another locale's device index", readFileSync(join(packDir, 'device.tr.bin')), fromJSON],
+      ['a binary index, not a device index', readFileSync(join(packDir, 'index.fr.bin')), fromJSON],
     ]) {
-      serveIndex = body
-      const before = indexCalls()
+      serveFr = body
       const packs = await lib.loadPacks({ baseUrl, locales: ['fr'] })
-      assert.equal(indexCalls(), before + 1, what)
-      assert.deepEqual(shape(packs), want, what)
+      assert.deepEqual(shape(packs), want === fromDevice ? ['en.core', 'en.ext.bin', 'fr.ext.bin'] : ['en.core', 'en.ext.bin', 'fr.core'], what)
       const eng = lib.createEngine(packs)
-      assert.equal(eng._ix.segs[0].constructor.name, want.length === 3 ? 'BinSeg' : 'Seg', what)
-      same(eng, what)
+      for (const c of gold) assert.deepEqual(eng.search(c.q, { limit: 10, locale: 'fr', prefix: c.p }), want.search(c.q, { limit: 10, locale: 'fr', prefix: c.p }), `${what}: ${c.q}`)
     }
-    // The extension packs are not covered by the core index: none is fetched.
-    serveIndex = index
-    const before = indexCalls()
-    const ext = await lib.loadPacks({ baseUrl, locales: ['en'], part: 'ext' })
-    assert.deepEqual(shape(ext), ['en.core', 'en.ext'])
-    assert.equal(indexCalls(), before)
-    // A fetch that throws for the index (a network error) is a fallback too.
+    // A fetch that throws for the indexes (a network error) is a fallback too.
     const flaky = (url, init) => (url.endsWith('.bin') ? Promise.reject(new TypeError('network')) : fetch(url, init))
     assert.deepEqual(shape(await lib.loadPacks({ baseUrl, locales: ['fr'], fetch: flaky })), ['en.core', 'fr.core'])
   } finally {
@@ -495,4 +502,39 @@ test('session: dictionary at every keystroke, debounced meaning, stale answers d
   s.update('after dispose')
   assert.equal(states.length, n)
   assert.throws(() => lib.createSearchSession({}), TypeError)
+})
+
+test('needsMeaning: the calibrated thresholds, one word and several', () => {
+  assert.deepEqual({ ...lib.DEFAULT_SESSION_CALIBRATION }, { oneWord: 0.902, words: 1 })
+  for (const [tokens, conf, want] of [[0, 0, false], [1, 0.79, true], [1, 0.9019, true], [1, 0.902, false], [2, 0.99, true], [2, 1, false], [3, NaN, true], [1, undefined, true]]) {
+    assert.equal(lib.needsMeaning({ tokens: Array(tokens).fill('x'), confidence: conf }), want, `${tokens} ${conf}`)
+  }
+  assert.equal(lib.needsMeaning({ tokens: ['x'], confidence: 0.5 }, { oneWord: 0.4, words: 0.4 }), false)
+})
+
+// The session over the default device engine: a confident-looking single
+// word ("obrigado", confidence 0.87) is below the calibrated threshold and
+// asks the meaning layer; an exact name does not; an emoticon answers from
+// the dictionary and asks nothing.
+test('session: the meaning layer is asked whenever the dictionary answer is weak for what was typed', async () => {
+  const device = lib.createEngine([en, ...['en', 'pt', 'es'].map((l) => readFileSync(join(packDir, `device.${l}.bin`)))])
+  for (const [q, locale, asks, first] of [
+    ['obrigado', 'pt-BR', true, '🙏'],
+    ['te quiero', 'es', false, '❤️'],
+    ['thank you', 'en', false, '🙏'],
+    ['face with tears of joy', 'en', false, '😂'],
+    ['xyzzy', 'en', true, undefined],
+    ['cat', 'en', false, '🐈️'],
+    [':)', 'en', false, '🙂'],
+  ]) {
+    const calls = [], states = []
+    const semantic = { search: async (text) => (calls.push(text), { results: [], layer: 'api' }) }
+    const s = lib.createSearchSession({ engine: device, semantic, locale, debounceMs: 0, onChange: (st) => states.push(st) })
+    s.update(q)
+    await until(() => !asks || calls.length === 1)
+    assert.equal(states[0].status, asks ? 'loading' : 'alias', q)
+    assert.equal(states[0].results[0]?.emoji, first, q)
+    assert.equal(lib.needsMeaning(states[0].alias), asks, q)
+    s.dispose()
+  }
 })

@@ -70,3 +70,35 @@ test('damaged or mismatched indexes are refused when the engine is created', () 
   assert.equal(w, 2)
   bad(broken, /postings/)
 })
+
+// Device indexes (device.<locale>.bin, what loadPacks fetches by default):
+// a locale's core, extension and editorial phrases, compacted; the engine
+// over one answers exactly as over the locale's JSON packs (the English
+// related words aside: they are not in the device index).
+test('a device index answers as the locale\'s JSON packs, every golden query of the locale', () => {
+  const enDevice = readBytes('device.en.bin')
+  for (const l of ['zh', 'hi', 'es', 'ar', 'fr', 'bn', 'pt', 'ru', 'id', 'tr']) {
+    const cases = g.search.filter((c) => c.l === l)
+    same(createEngine([en, enDevice, readPack(`pack.${l}.json`), readPack(`pack.${l}.ext.json`)]), createEngine([en, enDevice, readBytes(`device.${l}.bin`)]), cases, `device ${l}`)
+  }
+  // English: the core index's answers where the core pack alone matches,
+  // and the extension's emoticons and editorial phrases beyond it.
+  const dev = createEngine([en, enDevice])
+  assert.equal(dev.search(':)').results[0].emoji, '🙂')
+  assert.equal(dev.search('thank you').results[0].id, '1F64F')
+  assert.deepEqual(dev.locales, ['en'])
+})
+
+test('damaged or mismatched device indexes are refused when the engine is created', () => {
+  const dev = readBytes('device.fr.bin')
+  const bad = (bytes, why) => assert.throws(() => createEngine([en, bytes]), why)
+  bad(dev.subarray(0, dev.length - 3), /device/)
+  bad(dev.subarray(0, 100), /device header/)
+  const len = Uint8Array.from(dev)
+  len[14 + 10 * 25 + 6] ^= 1 // the stored length of the term postings
+  bad(len, /device/)
+  const ver = Uint8Array.from(dev)
+  ver[8] = 9
+  bad(ver, /device header/)
+  assert.throws(() => createEngine([{ ...en, packVersion: 'other' }, dev]), /not of pack/)
+})

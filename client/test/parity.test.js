@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createEngine, applyCulture, relevantNow, decodeVectors, searchVectorSets, fuse, fuseResults, DEFAULT_SEMANTIC_CALIBRATION } from '../index.js'
-import { allPacks, goldens, readCulture, readBytes } from './helpers.js'
+import { allPacks, goldens, readCulture, readBytes, LOCALES } from './helpers.js'
 
 const g = goldens()
 const engine = createEngine(allPacks())
@@ -64,4 +64,41 @@ test('vector search and fusion parity', () => {
     assert.equal(ids(fuse(out, hits, 10, DEFAULT_SEMANTIC_CALIBRATION)), c.fused, `fuse ${c.q}`)
     assert.equal(ids(fuseResults(out.results, hits).slice(0, 10)), c.rrf, `rrf ${c.q}`)
   }
+})
+
+// The default device path (loadPacks: pack.en.json + device.<locale>.bin)
+// against the service's dictionary tier (every JSON pack, related words
+// included) on every editorial phrase and smoke query of the 11 locales
+// (goldens `device`, top 3 as the service searches). The device indexes
+// hold every phrase but the English related words, so each difference must
+// come from those: the library over all the JSON packs (the engine above)
+// gives the Go answer, and the difference is classed by how the related
+// words enter the top 3.
+test('the default device engine answers as the service on editorial phrases and smoke queries (>= 97 % top 3)', () => {
+  const en = allPacks()[0]
+  const device = createEngine([en, ...LOCALES.map((l) => readBytes(`device.${l}.bin`))])
+  const classes = { 'a related word puts an emoji in the top 3': 0, 'related words change the completion counts': 0 }
+  const perLocale = {}
+  let same = 0
+  const unexplained = []
+  for (const c of g.device) {
+    const o = { limit: 3, locale: c.l }
+    const got = ids(device.search(c.q, o).results)
+    const pl = (perLocale[c.l] ||= [0, 0])
+    pl[1]++
+    if (got === c.ids) {
+      same++
+      pl[0]++
+      continue
+    }
+    const full = engine.search(c.q, o).results
+    if (ids(full) !== c.ids) unexplained.push({ q: c.q, l: c.l, go: c.ids, device: got, full: ids(full) })
+    else if (full.some((r) => r.field === 'low' && !got.includes(r.id))) classes['a related word puts an emoji in the top 3']++
+    else classes['related words change the completion counts']++
+  }
+  const share = same / g.device.length
+  console.log(`device parity: ${same}/${g.device.length} identical top 3 (${(share * 100).toFixed(2)} %); per locale ${Object.entries(perLocale).map(([l, [a, n]]) => `${l} ${((100 * a) / n).toFixed(1)}`).join(', ')}; differences: ${JSON.stringify(classes)}`)
+  assert.ok(g.device.length > 10000)
+  assert.ok(share >= 0.97, `device parity ${share}`)
+  assert.deepEqual(unexplained.slice(0, 5), [])
 })

@@ -8,6 +8,7 @@ import {
   assertCulture, CULTURE_FORMAT, CULTURE_FORMAT_VERSION, relevantNow, matchRegionalLead, matchCulture, insertCulture, applyCulture,
   isActiveOn, localDay, deviceRegion, regionOf, EMOJI_SETS, isEmojiSet, emojiImageUrl, decodeVectors, encodeVectors, l2normalize,
   searchVectors, searchVectorSets, type AliasEngine, type Pack, type SessionState, type CanonicalSearchOutput, type AliasResult,
+  LOCALES, packLocale, needsMeaning, DEFAULT_SESSION_CALIBRATION, type ResultItem, type SkinTone, type PackLocale,
 } from '@emojisearch/client'
 
 async function main(): Promise<void> {
@@ -30,6 +31,15 @@ async function main(): Promise<void> {
     onChange: (s: SessionState) => void [s.status, s.aliasMs, s.semanticMs, s.semanticCached, s.layer, s.results.length],
   })
   session.update('ca')
+  // Results are a union keyed on source: each member's fields without casts.
+  const describe = (r: ResultItem): string => (r.source === 'alias' || r.source === 'custom' ? r.label + r.field : r.source === 'culture' ? r.context : r.label ?? r.emoji)
+  createSearchSession({ engine, shouldUseSemantic: (a) => needsMeaning(a, DEFAULT_SESSION_CALIBRATION), onChange: (s) => void s.results.map(describe) })
+  const tone: SkinTone = SKIN_TONES[3]
+  const toned: string = applySkinTone('👋', tone) + applySkinTone('👋', SKIN_TONES[0]) + applySkinTone('👋', 5)
+  // @ts-expect-error a tone is 0..5 or a modifier
+  applySkinTone('👋', 9)
+  const loc: PackLocale = packLocale('pt-BR')
+  void [toned, loc, LOCALES[0]]
   session.dispose()
   const fused = fuse(canonical, [{ id: '1F600', cosine: 0.5 }], 10, DEFAULT_SEMANTIC_CALIBRATION)
   const rrf = fuseResults(canonical, [{ id: '1F600', score: 0.5 }], { k: 60, pinScore: 0.9 })

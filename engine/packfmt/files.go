@@ -29,6 +29,12 @@ func IndexFile(locale string) string { return "index." + locale + ".bin" }
 // index; the Worker does not read it.
 const CoreIndexFile = "index.en.core.bin"
 
+// DeviceIndexFile is the JS client's default index of a locale
+// (device.<locale>.bin, packs/FORMAT.md "Device index"): the locale's core,
+// extension (without the related words) and editorial phrases in one main
+// index, re-encoded compactly for download. The Worker does not read it.
+func DeviceIndexFile(locale string) string { return "device." + locale + ".bin" }
+
 // RelatedPart names the part index of the English related words; the
 // engine scores its phrases as weak ones only.
 const RelatedPart = "related"

@@ -27,7 +27,7 @@ try {
     const u = new URL(r.url())
     if (u.pathname === '/client/index.js' && r.status() === 200 && /javascript/.test(r.headers()['content-type'])) seen.library++
     if (u.pathname.startsWith('/v1/pack/')) seen.packs.push(`${u.pathname.split('/').pop()} ${r.status()}`)
-    if (u.pathname.endsWith('/index.en.core.bin')) seen.index = `${r.status()} ${r.headers()['content-type']}`
+    if (u.pathname.endsWith('/device.en.bin')) seen.index = `${r.status()} ${r.headers()['content-type']}`
   })
   const ready = () => page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 90_000 })
   const firstIds = () => page.$$eval('#results li', (lis) => lis.slice(0, 10).map((li) => li.dataset.id))
@@ -37,7 +37,7 @@ try {
   await ready()
   check(seen.library === 1, 'the library loaded from the Worker at /client/index.js')
   check(seen.index === '200 application/octet-stream' && await page.evaluate(() => window.demo.binary === true && window.demo.engine._ix.segs[0].constructor.name === 'BinSeg'),
-    'loadPacks fetched index.en.core.bin and the engine reads English from it')
+    'loadPacks fetched device.en.bin and the engine reads English from it')
   check(await page.$eval('#region', (el) => el.value) === 'GB', 'deviceRegion() reads the browser language tag')
 
   // Typing: dictionary results at every keystroke, in the page's own engine.
@@ -52,8 +52,8 @@ try {
 
   // A phrase the dictionary is unsure of: meaning results fused from /v1/search.
   await page.fill('#q', '')
-  await page.keyboard.type('so tired after work', { delay: 30 })
-  await page.waitForFunction(() => ['fused', 'alias', 'error'].includes(window.demo?.last?.status) && window.demo.last.query === 'so tired after work', null, { timeout: 30_000 })
+  await page.keyboard.type('rainy day on the couch', { delay: 30 })
+  await page.waitForFunction(() => ['fused', 'alias', 'error'].includes(window.demo?.last?.status) && window.demo.last.query === 'rainy day on the couch', null, { timeout: 30_000 })
   const st = await page.evaluate(() => ({ status: window.demo.last.status, layer: window.demo.last.layer, n: window.demo.last.results.length, sem: window.demo.last.results.filter((r) => r.source === 'semantic').length }))
   seen.tired = st
   check(st.status === 'fused' && st.layer === 'api' && st.n > 0, 'meaning results fused in from the API (no shards yet: the API answers)')
@@ -74,7 +74,7 @@ try {
   const chat = await firstIds()
   seen.chat = chat
   check(chat.includes('1F431') || chat.includes('1F408'), 'a cat for French "chat"')
-  check(seen.packs.some((p) => p.startsWith('pack.fr.json 200')), 'French pack loaded from /v1/pack/')
+  check(seen.packs.some((p) => p.startsWith('device.fr.bin 200')), 'French device index loaded from /v1/pack/')
 
   // Back to English for the picture.
   await page.selectOption('#locale', 'en')

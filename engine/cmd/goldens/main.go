@@ -71,9 +71,20 @@ type VectorCase struct {
 	RRF    string    `json:"rrf"`
 }
 
+// DeviceCase is the top 3 of the service's dictionary tier (every JSON
+// pack) for an editorial phrase or a smoke query of a locale: what the JS
+// client's default engine (device indexes) is held to in at least 97 % of
+// cases (client/test/parity.test.js).
+type DeviceCase struct {
+	Q   string `json:"q"`
+	L   string `json:"l"`
+	IDs string `json:"ids"`
+}
+
 type goldens struct {
 	PackVersion string        `json:"packVersion"`
 	Search      []Case        `json:"search"`
+	Device      []DeviceCase  `json:"device"`
 	Culture     []CultureCase `json:"culture"`
 	Now         []NowCase     `json:"now"`
 	Vectors     []VectorCase  `json:"vectors"`
@@ -186,6 +197,9 @@ func run(dir, out string, per int) error {
 		}
 		add(string(b), packfmt.Locales[rng.IntN(len(packfmt.Locales))], rng.IntN(2) == 0)
 	}
+	if err := deviceCases(&g, dir, eng); err != nil {
+		return err
+	}
 	if err := cultureCases(&g, dir, eng); err != nil {
 		return err
 	}
@@ -201,8 +215,8 @@ func run(dir, out string, per int) error {
 	if err := os.WriteFile(out, []byte(s+"\n"), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("goldens: %d search, %d culture, %d now, %d vector cases, %d bytes -> %s\n",
-		len(g.Search), len(g.Culture), len(g.Now), len(g.Vectors), len(s)+1, out)
+	fmt.Printf("goldens: %d search, %d device, %d culture, %d now, %d vector cases, %d bytes -> %s\n",
+		len(g.Search), len(g.Device), len(g.Culture), len(g.Now), len(g.Vectors), len(s)+1, out)
 	return nil
 }
 
@@ -250,6 +264,57 @@ var localQueries = [][2]string{
 	{"zh", "ab型血"}, {"zh", "红心"}, {"hi", "दिल"}, {"hi", "धन्यवाद"}, {"bn", "হৃদয়"}, {"es", "corazón"}, {"es", "gatos"},
 	{"fr", "cœur"}, {"fr", "chats"}, {"pt", "obrigado"}, {"pt", "coração"}, {"id", "kucing"}, {"id", "terima kasih"},
 	{"en", "cafe"}, {"es", "fiesta"}, {"de", "herz"},
+}
+
+// deviceCases are every editorial phrase of each locale (the editorial
+// columns of its extension pack, once per locale) and every smoke query
+// (engine/testdata/smoke), with the top 3 of the engine over every JSON
+// pack, searched as the service searches (engine.DefaultOptions).
+func deviceCases(g *goldens, dir string, eng *engine.Engine) error {
+	for _, loc := range packfmt.Locales {
+		b, err := os.ReadFile(filepath.Join(dir, "pack."+loc+".ext.json"))
+		if err != nil {
+			return err
+		}
+		ext, err := packfmt.Decode(b)
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		var qs []string
+		for _, r := range ext.Rows {
+			for _, f := range []int{packfmt.FieldEditorial, packfmt.FieldEditorialMore} {
+				for _, q := range r.Phrases[f] {
+					if !seen[q] {
+						seen[q] = true
+						qs = append(qs, q)
+					}
+				}
+			}
+		}
+		smoke, err := os.ReadFile(filepath.Join("engine", "testdata", "smoke", loc+".smoke.jsonl"))
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(smoke)), "\n") {
+			var c struct {
+				Q string `json:"q"`
+			}
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				return fmt.Errorf("smoke %s: %w", loc, err)
+			}
+			if !seen[c.Q] {
+				seen[c.Q] = true
+				qs = append(qs, c.Q)
+			}
+		}
+		for _, q := range qs {
+			opts := engine.DefaultOptions()
+			opts.Locale, opts.Limit = loc, 3
+			g.Device = append(g.Device, DeviceCase{Q: q, L: loc, IDs: ids(eng.Search(q, opts).Results)})
+		}
+	}
+	return nil
 }
 
 func cultureCases(g *goldens, dir string, eng *engine.Engine) error {
