@@ -12,6 +12,7 @@ import {
 import { pickerStrings, isRTL, PICKER_LOCALES } from './strings.js'
 import { createStore } from './store.js'
 import { drawableTest } from './draw.js'
+import { catalog } from './catalog.js'
 import { CSS } from './style.js'
 
 // Tab icons per group; group 2 (components: skin tones, hair) is not browsed.
@@ -98,7 +99,7 @@ export class EmojiSearchPicker extends Base {
 
   attributeChangedCallback(name, old, value) {
     if (!this.isConnected || old === value) return
-    if (name === 'set' && this._engine) return this._redraw(true)
+    if (name === 'set' && this._cat) return this._redraw(true)
     this._schedule()
   }
 
@@ -143,15 +144,20 @@ export class EmojiSearchPicker extends Base {
       const key = this.getAttribute('key') || undefined
       const [packs, custom, culture] = await Promise.all([
         loadPacks({ baseUrl: `${endpoint}/v1/pack/${version}`, locales: [loc] }),
-        key ? loadCustomPack({ endpoint, key }) : undefined,
+        key ? loadCustomPack({ endpoint, key }).catch((error) => void this.dispatchEvent(new CustomEvent('emoji-search-error', { detail: { error } }))) : undefined,
         this.getAttribute('culture') === 'off' ? undefined : loadCulture({ baseUrl: `${endpoint}/v1/culture/${version}`, locale: loc }).catch(() => undefined),
       ])
       if (seq !== this._seq) return
       performance.mark('emoji-search-picker:data')
-      const engine = createEngine(custom ? [...packs, custom] : packs, { culture })
-      Object.assign(this, { _engine: engine, _loc: loc, _endpoint: endpoint, _en: packs.find((x) => x.locale === 'en' && x.rows?.length), _codes: undefined })
-      this._canDraw = drawableTest(engine.entries)
+      // The grid first, from the packs; the search index after it is painted.
       this._session?.dispose()
+      Object.assign(this, { _session: undefined, _engine: undefined, _loc: loc, _endpoint: endpoint, _cat: catalog(packs, loc), _state: undefined })
+      this._canDraw = drawableTest(this._cat.entries)
+      this._browse()
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)))
+      if (seq !== this._seq) return
+      performance.mark('emoji-search-picker:grid')
+      const engine = (this._engine = createEngine(custom ? [...packs, custom] : packs, { culture }))
       this._session = createSearchSession({
         engine,
         locale: loc,
@@ -162,15 +168,9 @@ export class EmojiSearchPicker extends Base {
         }),
         onChange: (s) => this._results(s),
       })
-      this._state = undefined
       if (input.value) this._session.update(input.value)
-      else this._browse()
-      requestAnimationFrame(() => setTimeout(() => {
-        if (seq !== this._seq) return
-        performance.mark('emoji-search-picker:grid')
-        this.loaded = true
-        this.dispatchEvent(new Event('emoji-search-ready'))
-      }))
+      this.loaded = true
+      this.dispatchEvent(new Event('emoji-search-ready'))
     } catch (error) {
       if (seq !== this._seq) return
       this._message(t.failed)
@@ -181,13 +181,13 @@ export class EmojiSearchPicker extends Base {
   _draw(e) { return this._set() !== 'native' || this._canDraw(e) }
 
   _browse() {
-    const eng = this._engine
+    const cat = this._cat
     const groups = Array.from({ length: 10 }, () => [])
-    for (const e of eng.entries) if (e.group !== 2 && !e.imageUrl && this._draw(e)) groups[e.group].push(e)
+    for (const e of cat.entries) if (e.group !== 2 && this._draw(e)) groups[e.group].push(e)
     const secs = []
-    const recent = this._store.recent().map((id) => eng.get(id)).filter((e) => e && this._draw(e)).slice(0, RECENT)
+    const recent = this._store.recent().map((id) => cat.byId.get(id)).filter((e) => e && this._draw(e)).slice(0, RECENT)
     if (recent.length) secs.push({ label: this._t.recent, icon: '🕘', items: recent, src: 'recent' })
-    groups.forEach((items, g) => items.length && secs.push({ label: eng.groupLabel(g, this._loc), icon: ICONS[g], items, src: 'grid' }))
+    groups.forEach((items, g) => items.length && secs.push({ label: cat.groups[g], icon: ICONS[g], items, src: 'grid' }))
     this._state = undefined
     this._show(secs, true)
     this._sr('')
@@ -199,7 +199,7 @@ export class EmojiSearchPicker extends Base {
     const items = []
     const srcs = []
     for (const r of s.results) {
-      const e = this._engine.get(r.id) || { id: r.id, emoji: r.emoji, labels: {}, imageUrl: r.imageUrl, shortcode: r.shortcode }
+      const e = this._cat.byId.get(r.id) || this._engine.get(r.id) || { id: r.id, emoji: r.emoji, labels: {}, imageUrl: r.imageUrl, shortcode: r.shortcode }
       if (r.imageUrl || this._draw(e)) items.push(e) && srcs.push(r.source)
     }
     if (!items.length) {
@@ -228,7 +228,7 @@ export class EmojiSearchPicker extends Base {
     input.setAttribute('aria-expanded', 'true')
     list.replaceChildren()
     list.scrollTop = 0
-    this._io = browse && new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s)), { root: list, rootMargin: '400px 0px' })
+    this._io = !browse ? undefined : new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s)), { root: list, rootMargin: '400px 0px' })
     let rowPx
     secs.forEach((s, si) => {
       s.cells = el('div', 'cells')
@@ -286,7 +286,7 @@ export class EmojiSearchPicker extends Base {
   _cols() { return Math.max(1, Math.floor(((this._sections[0]?.cells || this._el.list).clientWidth || 320) / this._cell())) }
 
   _char(e) { return this._tone && e.hasSkinTones ? applySkinTone(e.emoji, this._tone) : e.emoji }
-  _name(e) { return e.labels?.[this._loc] || e.labels?.en || e.shortcode || e.emoji }
+  _name(e) { return e.labels?.[this._loc] || (!this._cat.named && this._engine?.get(e.id)?.labels[this._loc]) || e.labels?.en || e.shortcode || e.emoji }
 
   _glyph(box, e) {
     const ch = this._char(e)
@@ -423,18 +423,8 @@ export class EmojiSearchPicker extends Base {
     if (!e) return void [big, nm, sc].forEach((x) => x.replaceChildren())
     this._glyph(big, e)
     nm.textContent = this._name(e)
-    const code = e.shortcode || this._code(e.id)
+    const code = e.shortcode || this._cat.codes.get(e.id)
     sc.textContent = code ? (code.startsWith(':') ? code : `:${code}:`) : ''
-  }
-
-  // _code is the first English shortcode of an emoji, from the English core
-  // pack's rows (built on first use: previews are not needed to paint).
-  _code(id) {
-    if (!this._codes) {
-      const p = this._en
-      this._codes = new Map(p ? p.rows.map((r) => [r[p.rowIndex.id], String(r[p.rowIndex.shortcode] || '').split('|')[0]]) : [])
-    }
-    return this._codes.get(id) || ''
   }
 
   _jump(si) {
@@ -451,6 +441,7 @@ export class EmojiSearchPicker extends Base {
     if (!this._browsing) return
     let cur = at ?? 0
     if (at === undefined) this._sections.forEach((s, si) => { if (s.el.offsetTop <= list.scrollTop + 8) cur = si })
+    if (at === undefined && list.scrollTop > 0 && list.scrollTop + list.clientHeight >= list.scrollHeight - 2) cur = this._sections.length - 1
     ;[...nav.children].forEach((b, k) => b.setAttribute('aria-current', String(k === cur)))
   }
 
@@ -484,6 +475,6 @@ export class EmojiSearchPicker extends Base {
     this._toneUI()
     this._tones(false)
     this._el.tone.focus()
-    if (this._engine) this._redraw(false)
+    if (this._cat) this._redraw(false)
   }
 }

@@ -24,8 +24,8 @@ nav button{flex:1 0 auto;min-width:2rem;height:2.1rem;font-size:1.15rem;border-r
 nav [aria-current=true]{border-bottom-color:var(--es-accent)}
 .list{flex:1;overflow-y:auto;padding:.2rem .4rem;position:relative;outline:none}
 .h{font-size:.8rem;color:var(--es-muted);padding:.5rem .2rem .2rem;position:sticky;top:-.2rem;background:var(--es-bg);z-index:1}
-.cells{display:grid;grid-template-columns:repeat(auto-fill,var(--es-cell))}
-.o{width:var(--es-cell);height:var(--es-cell);display:flex;align-items:center;justify-content:center;font-size:var(--es-emoji);border-radius:.4rem;cursor:pointer;user-select:none;line-height:1}
+.cells{display:grid;grid-template-columns:repeat(auto-fill,minmax(var(--es-cell),1fr))}
+.o{height:var(--es-cell);display:flex;align-items:center;justify-content:center;font-size:var(--es-emoji);border-radius:.4rem;cursor:pointer;user-select:none;line-height:1}
 .o:hover{background:var(--es-hover)}
 .o.a{background:var(--es-hover);outline:2px solid var(--es-accent);outline-offset:-2px}
 .o img,.big img{width:1em;height:1em}
