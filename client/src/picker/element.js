@@ -17,16 +17,17 @@ import { CSS } from './style.js'
 
 // Tab icons per group; group 2 (components: skin tones, hair) is not browsed.
 const ICONS = ['😀', '👋', '', '🐱', '🍎', '✈️', '⚽', '💡', '❤️', '🏁']
-const FIRST = 1 // sections built at once; the rest when they scroll near
+const FIRST = 48 // grid cells built before the first paint; the rest when they scroll near
 const RECENT = 24
 const LIMIT = 48
 const HAND = '✋'
 
 const HTML = `<style>${CSS}</style><div class="p" part="picker">
-<div class="top"><input type="search" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="list" autocomplete="off" spellcheck="false" part="input"><button class="tone" type="button" aria-expanded="false" aria-controls="tones"></button></div>
+<div class="top"><input type="search" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="grid" autocomplete="off" spellcheck="false" part="input"><button class="tone" type="button" aria-expanded="false" aria-controls="tones"></button></div>
 <div class="tones" id="tones" role="radiogroup" hidden></div>
 <nav part="tabs"></nav>
-<div class="list" id="list" role="listbox" hidden></div>
+<div class="list" id="grid" role="listbox" hidden></div>
+<div class="list" id="res" role="listbox" hidden></div>
 <div class="empty"></div>
 <div class="pv" part="preview"><span class="big" aria-hidden="true"></span><div><div class="nm"></div><div class="sc"></div></div></div>
 <div class="sr" role="status"></div></div>`
@@ -54,28 +55,30 @@ export class EmojiSearchPicker extends Base {
     const root = this.attachShadow({ mode: 'open', delegatesFocus: true })
     root.innerHTML = HTML
     const $ = (s) => root.querySelector(s)
-    this._el = { p: $('.p'), input: $('input'), tone: $('.tone'), tones: $('.tones'), nav: $('nav'), list: $('.list'), empty: $('.empty'), big: $('.big'), nm: $('.nm'), sc: $('.sc'), sr: $('.sr') }
+    this._el = { p: $('.p'), input: $('input'), tone: $('.tone'), tones: $('.tones'), nav: $('nav'), grid: $('#grid'), res: $('#res'), empty: $('.empty'), big: $('.big'), nm: $('.nm'), sc: $('.sc'), sr: $('.sr') }
     this._store = createStore()
     this._tone = this._store.tone
     this._sections = []
     this._seq = 0
     /** loaded is true once the data is in and the first view drawn. */
     this.loaded = false
-    const { input, list, tone, tones, nav } = this._el
+    const { input, grid, res, tone, tones, nav } = this._el
     input.addEventListener('input', () => {
       this._nav = false
       this._session?.update(input.value)
     })
     input.addEventListener('keydown', (ev) => this._key(ev))
-    list.addEventListener('click', (ev) => {
-      const o = ev.target.closest?.('.o')
-      if (o) this._pick(...this._at(o))
-    })
-    list.addEventListener('mouseover', (ev) => {
-      const o = ev.target.closest?.('.o')
-      if (o) this._preview(this._item(...this._at(o)))
-    })
-    list.addEventListener('scroll', () => {
+    for (const list of [grid, res]) {
+      list.addEventListener('click', (ev) => {
+        const o = ev.target.closest?.('.o')
+        if (o) this._pick(...this._at(o))
+      })
+      list.addEventListener('mouseover', (ev) => {
+        const o = ev.target.closest?.('.o')
+        if (o) this._preview(this._item(...this._at(o)))
+      })
+    }
+    grid.addEventListener('scroll', () => {
       if (!this._raf) this._raf = requestAnimationFrame(() => { this._raf = 0; this._current() })
     })
     tone.addEventListener('click', () => this._tones(tones.hidden))
@@ -134,7 +137,8 @@ export class EmojiSearchPicker extends Base {
     input.setAttribute('aria-label', t.search)
     tone.title = t.tone
     this._el.nav.setAttribute('aria-label', t.categories)
-    this._el.list.setAttribute('aria-label', t.search)
+    this._el.grid.setAttribute('aria-label', t.categories)
+    this._el.res.setAttribute('aria-label', t.search)
     this._toneUI()
     this.loaded = false
     this._message(t.loading)
@@ -151,9 +155,10 @@ export class EmojiSearchPicker extends Base {
       performance.mark('emoji-search-picker:data')
       // The grid first, from the packs; the search index after it is painted.
       this._session?.dispose()
-      Object.assign(this, { _session: undefined, _engine: undefined, _loc: loc, _endpoint: endpoint, _cat: catalog(packs, loc), _state: undefined })
+      Object.assign(this, { _session: undefined, _engine: undefined, _loc: loc, _endpoint: endpoint, _cat: catalog(packs, loc), _state: undefined, _gridSecs: undefined })
       this._canDraw = drawableTest(this._cat.entries)
       this._browse()
+      performance.mark('emoji-search-picker:built')
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r)))
       if (seq !== this._seq) return
       performance.mark('emoji-search-picker:grid')
@@ -180,7 +185,12 @@ export class EmojiSearchPicker extends Base {
 
   _draw(e) { return this._set() !== 'native' || this._canDraw(e) }
 
+  // _browse shows the grid, built once per load (and per set: the set
+  // decides what can be drawn); typing hides it rather than destroying it.
   _browse() {
+    this._state = undefined
+    this._sr('')
+    if (this._gridSecs) return this._show(this._gridSecs, true)
     const cat = this._cat
     const groups = Array.from({ length: 10 }, () => [])
     for (const e of cat.entries) if (e.group !== 2 && this._draw(e)) groups[e.group].push(e)
@@ -188,9 +198,7 @@ export class EmojiSearchPicker extends Base {
     const recent = this._store.recent().map((id) => cat.byId.get(id)).filter((e) => e && this._draw(e)).slice(0, RECENT)
     if (recent.length) secs.push({ label: this._t.recent, icon: '🕘', items: recent, src: 'recent' })
     groups.forEach((items, g) => items.length && secs.push({ label: cat.groups[g], icon: ICONS[g], items, src: 'grid' }))
-    this._state = undefined
     this._show(secs, true)
-    this._sr('')
   }
 
   _results(s) {
@@ -208,31 +216,42 @@ export class EmojiSearchPicker extends Base {
       return this._message(none)
     }
     this._show([{ items, srcs }], false)
-    this._active = undefined
     this._activate(0, 0)
     this._sr(this._t.count.replace('{n}', items.length))
   }
 
-  // _show replaces the listbox with sections: browsing, a group per
-  // section with its heading, the first FIRST built and the others sized
-  // as placeholders and built when they near the view; results, one.
+  // _show shows sections in their listbox: browsing, the grid (a group per
+  // section with its heading; the first FIRST cells built at once, the
+  // rest as placeholders of their size, built when they near the view);
+  // searching, the results' listbox with one section.
   _show(secs, browse) {
-    const { list, nav, input, empty } = this._el
-    this._io?.disconnect()
+    const { grid, res, nav, input, empty } = this._el
+    const list = browse ? grid : res
+    this._activeEl?.classList.remove('a')
+    this._activeEl?.setAttribute('aria-selected', 'false')
+    this._active = this._activeEl = undefined
     this._sections = secs
     this._browsing = browse
-    this._active = undefined
     input.removeAttribute('aria-activedescendant')
-    list.hidden = false
-    empty.hidden = true
+    input.setAttribute('aria-controls', list.id)
     input.setAttribute('aria-expanded', 'true')
+    grid.hidden = !browse
+    res.hidden = browse
+    nav.hidden = !browse
+    empty.hidden = true
+    if (browse && secs === this._gridSecs) return
     list.replaceChildren()
     list.scrollTop = 0
-    this._io = !browse ? undefined : new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s)), { root: list, rootMargin: '400px 0px' })
+    if (browse) {
+      this._io?.disconnect()
+      this._gridSecs = secs
+      this._io = new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s, secs)), { root: grid, rootMargin: '400px 0px' })
+    }
     let rowPx
     secs.forEach((s, si) => {
       s.cells = el('div', 'cells')
-      s.done = false
+      s.pre = browse ? 'b' : 'r'
+      s.n = 0
       if (browse) {
         s.el = el('div')
         s.el.setAttribute('role', 'group')
@@ -243,47 +262,52 @@ export class EmojiSearchPicker extends Base {
         s.el.append(h, s.cells)
       } else s.el = s.cells
       list.append(s.el)
-      if (!browse || si < FIRST) this._fill(si)
+      if (!browse) return this._fill(si, secs)
+      if (si === 0) this._fill(0, secs, FIRST)
       else {
         // One layout read for all placeholders: each read after an append would lay out again.
         rowPx ||= [this._cols(), this._cell()]
         s.cells.style.height = `${Math.ceil(s.items.length / rowPx[0]) * rowPx[1]}px`
-        this._io.observe(s.el)
       }
+      if (s.n < s.items.length) this._io.observe(s.el)
     })
-    nav.hidden = !browse
-    nav.replaceChildren(...(browse ? secs.map((s, si) => {
+    if (!browse) return
+    nav.replaceChildren(...secs.map((s, si) => {
       const b = el('button', '', s.icon)
       b.type = 'button'
       b.dataset.s = si
       b.title = s.label
       b.setAttribute('aria-label', s.label)
       return b
-    }) : []))
+    }))
     this._current()
   }
 
-  _fill(si) {
-    const s = this._sections[si]
-    if (!s || s.done) return
-    s.done = true
-    this._io && s.el !== s.cells && this._io.unobserve(s.el)
+  // _fill builds a section's options, up to `upto` of them (all by default).
+  _fill(si, secs = this._sections, upto = Infinity) {
+    const s = secs[si]
+    if (!s || s.n >= s.items.length) return
+    const end = Math.min(upto, s.items.length)
+    if (end === s.items.length && s.el !== s.cells) this._io?.unobserve(s.el)
     const f = document.createDocumentFragment()
-    s.items.forEach((e, i) => {
+    for (let i = s.n; i < end; i++) {
+      const e = s.items[i]
       const o = el('div', 'o')
-      o.id = `o${si}-${i}`
+      o.id = `${s.pre}${si}-${i}`
       o.setAttribute('role', 'option')
       o.setAttribute('aria-selected', 'false')
       o.setAttribute('aria-label', this._name(e))
       this._glyph(o, e)
       f.append(o)
-    })
+    }
+    s.n = end
     s.cells.style.height = ''
-    s.cells.replaceChildren(f)
+    s.cells.append(f)
   }
 
-  _cell() { return this._el.list.querySelector('.o')?.offsetWidth || 40 }
-  _cols() { return Math.max(1, Math.floor(((this._sections[0]?.cells || this._el.list).clientWidth || 320) / this._cell())) }
+  _list() { return this._browsing ? this._el.grid : this._el.res }
+  _cell() { return this._list().querySelector('.o')?.offsetWidth || 40 }
+  _cols() { return Math.max(1, Math.floor((this._sections[0]?.cells.clientWidth || 320) / this._cell())) }
 
   _char(e) { return this._tone && e.hasSkinTones ? applySkinTone(e.emoji, this._tone) : e.emoji }
   _name(e) { return e.labels?.[this._loc] || (!this._cat.named && this._engine?.get(e.id)?.labels[this._loc]) || e.labels?.en || e.shortcode || e.emoji }
@@ -304,18 +328,22 @@ export class EmojiSearchPicker extends Base {
   // _redraw draws what is on screen again (a new tone or set); browsing
   // rebuilds the sections since the set decides what can be shown.
   _redraw(rebuild) {
-    if (rebuild && this._browsing) return this._browse()
-    for (const s of this._sections) if (s.done) [...s.cells.children].forEach((o, i) => this._glyph(o, s.items[i]))
+    const grid = this._gridSecs || []
+    if (rebuild) {
+      this._gridSecs = undefined
+      if (this._browsing) return this._browse()
+    }
+    for (const s of new Set([...(rebuild ? [] : grid), ...this._sections])) [...s.cells.children].forEach((o, i) => this._glyph(o, s.items[i]))
     this._active && this._preview(this._item(...this._active))
   }
 
   _message(text) {
-    const { list, empty, input, nav } = this._el
+    const { grid, res, empty, input, nav } = this._el
     this._sections = []
     this._active = undefined
-    list.hidden = true
-    list.replaceChildren()
-    nav.hidden = true
+    this._browsing = false
+    grid.hidden = res.hidden = nav.hidden = true
+    res.replaceChildren()
     input.setAttribute('aria-expanded', 'false')
     input.removeAttribute('aria-activedescendant')
     empty.hidden = !text
@@ -333,13 +361,10 @@ export class EmojiSearchPicker extends Base {
     if (!s?.items[i]) return
     this._fill(si)
     const { input } = this._el
-    if (this._active) {
-      const old = this.shadowRoot.getElementById(`o${this._active.join('-')}`)
-      old?.classList.remove('a')
-      old?.setAttribute('aria-selected', 'false')
-    }
+    this._activeEl?.classList.remove('a')
+    this._activeEl?.setAttribute('aria-selected', 'false')
     this._active = [si, i]
-    const o = this.shadowRoot.getElementById(`o${si}-${i}`)
+    const o = (this._activeEl = this.shadowRoot.getElementById(`${s.pre}${si}-${i}`))
     o.classList.add('a')
     o.setAttribute('aria-selected', 'true')
     input.setAttribute('aria-activedescendant', o.id)
@@ -399,7 +424,7 @@ export class EmojiSearchPicker extends Base {
     if (m === 'home') [si, i] = [0, 0]
     else if (m === 'end') [si, i] = [S.length - 1, len(S.length - 1) - 1]
     else if (m === 'pgdn' || m === 'pgup') {
-      const rows = Math.max(1, Math.floor(this._el.list.clientHeight / this._cell()) - 1)
+      const rows = Math.max(1, Math.floor(this._list().clientHeight / this._cell()) - 1)
       for (let r = 0; r < rows; r++) step(m === 'pgdn' ? 'down' : 'up')
     } else step(m)
     this._activate(si, i)
@@ -431,13 +456,13 @@ export class EmojiSearchPicker extends Base {
     const s = this._sections[si]
     if (!s) return
     for (let k = 0; k <= si; k++) this._fill(k)
-    this._el.list.scrollTop = s.el.offsetTop
+    this._el.grid.scrollTop = s.el.offsetTop
     this._current(si)
   }
 
   // _current marks the tab of the section at the top of the view.
   _current(at) {
-    const { list, nav } = this._el
+    const { grid: list, nav } = this._el
     if (!this._browsing) return
     let cur = at ?? 0
     if (at === undefined) this._sections.forEach((s, si) => { if (s.el.offsetTop <= list.scrollTop + 8) cur = si })

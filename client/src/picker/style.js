@@ -19,7 +19,7 @@ button:focus-visible{outline:2px solid var(--es-accent)}
 .tones[hidden],.empty[hidden]{display:none}
 .tones button{width:2.2rem;height:2.2rem;font-size:1.3rem}
 .tones [aria-checked=true]{border-color:var(--es-accent)}
-nav{display:flex;border-bottom:1px solid var(--es-border);padding:0 .3rem;overflow-x:auto}
+nav:not([hidden]){display:flex;border-bottom:1px solid var(--es-border);padding:0 .3rem;overflow-x:auto}
 nav button{flex:1 0 auto;min-width:2rem;height:2.1rem;font-size:1.15rem;border-radius:0;border-bottom:2px solid transparent}
 nav [aria-current=true]{border-bottom-color:var(--es-accent)}
 .list{flex:1;overflow-y:auto;padding:.2rem .4rem;position:relative;outline:none}
