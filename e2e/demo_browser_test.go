@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -18,7 +20,10 @@ import (
 // the grid by group, the keyboard, emoji-click, search in English and
 // Spanish, no results, skin tones and recents across a reload, Arabic,
 // dark mode, 320 px, an axe-core scan of three states, and no console
-// error or failed request. Without the tools it is skipped, except under
+// error or failed request. Then the way an app embeds it: a page on another
+// origin (served by the script) loads the element from the Worker with the
+// publishable key of an app allowed from that origin, and the app's custom
+// emoji, uploaded here, comes first. Without the tools it is skipped, except under
 // CI, where it must run. E2E_SCREENSHOTS=dir keeps the pictures
 // (docs/picker-*.png are those).
 func TestDemoBrowser(t *testing.T) {
@@ -38,9 +43,18 @@ func TestDemoBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
+	port, err := freePort()
+	require.NoError(t, err)
+	appOrigin := fmt.Sprintf("http://127.0.0.1:%d", port)
+	u, appID, pk, _ := scaleApp(t, "scale", appOrigin)
+	body, ct := multipartBody(t, e2eImages(t)["png"], "shortcode", "zebra_quokka", "aliases", "zebra quokka")
+	r := call(t, "POST", "/api/apps/"+appID+"/emoji", body, "Authorization", "Bearer "+u.token, "Content-Type", ct)
+	require.Equal(t, 201, r.Status, string(r.Body))
+
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(root, "client", "test", "browser", "demo.mjs"), tgt.base, shots)
+	cmd.Env = append(os.Environ(), "PICKER_APP_PORT="+strconv.Itoa(port), "PICKER_KEY="+pk)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	require.NoError(t, err, "browser test on %s", tgt.name)

@@ -8,12 +8,18 @@
 //
 //	node client/test/browser/demo.mjs http://127.0.0.1:8787 [SCREENSHOT_DIR]
 //
+// With PICKER_KEY and PICKER_APP_PORT (TestDemoBrowser sets them) it also
+// serves an app's page on http://127.0.0.1:PICKER_APP_PORT that embeds the
+// element from BASE with that publishable key, whose app has a custom emoji
+// :zebra_quokka: (aliases "zebra quokka"), and checks it comes first.
+//
 // Prints one JSON line of what it saw; exits non-zero on the first failed
 // check. With SCREENSHOT_DIR it writes picker-light.png, picker-dark.png
 // and picker-narrow.png there (README's pictures).
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
+import { createServer } from 'node:http'
 
 const require = createRequire(fileURLToPath(new URL('../../.tools/', import.meta.url)))
 const { chromium } = require('playwright-core')
@@ -64,6 +70,39 @@ async function axe(page, state) {
   seen.axe[state] = r
   const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   check(bad.length === 0, `axe: no serious or critical violations in the ${state} state`)
+}
+
+// embedded: the element on another origin, as an app ships it, with the
+// app's publishable key (custom emoji first, keyed search, CORS).
+async function embedded(key, port) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An app</title><link rel="icon" href="data:,">
+<script type="module" src="${base}/client/picker.js"></script></head><body><main>
+<emoji-search-picker endpoint="${base}" key="${key}" locale="en"></emoji-search-picker></main>
+<script>window.clicks = []; document.querySelector('emoji-search-picker').addEventListener('emoji-click', (e) => window.clicks.push(e.detail))</script></body></html>`
+  const srv = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html))
+  await new Promise((r) => srv.listen(port, '127.0.0.1', r))
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } })
+    page.on('pageerror', (e) => seen.errors.push(String(e)))
+    page.on('console', (m) => m.type() === 'error' && seen.errors.push(m.text()))
+    page.on('response', (r) => r.status() >= 400 && seen.failed.push(`${r.status()} ${new URL(r.url()).pathname}`))
+    await page.goto(`http://127.0.0.1:${port}/`)
+    await page.waitForFunction((P) => document.querySelector(P)?.loaded === true, P, { timeout: 90_000 })
+    await input(page).pressSequentially('zebra quokka', { delay: 40 })
+    await page.waitForFunction((P) => document.querySelector(P).state?.query === 'zebra quokka', P, { timeout: 30_000 })
+    const first = await page.evaluate((P) => {
+      const o = document.querySelector(P).shadowRoot.querySelector('#res [role=option]')
+      return { name: o.getAttribute('aria-label'), img: o.querySelector('img')?.src || '' }
+    }, P)
+    seen.custom = first
+    check(first.name === 'zebra_quokka' && first.img.startsWith(`${base}/v1/custom/`), 'the app\'s custom emoji comes first, drawn from its image')
+    await page.keyboard.press('Enter')
+    const click = await page.evaluate(() => window.clicks.at(-1))
+    check(click?.source === 'custom' && click.unicode === ':zebra_quokka:' && click.emoji.imageUrl === first.img, 'emoji-click for a custom emoji')
+    await page.close()
+  } finally {
+    srv.close()
+  }
 }
 
 try {
@@ -204,6 +243,8 @@ try {
   await type(narrow, 'party')
   if (shots) await narrow.screenshot({ path: path.join(shots, 'picker-narrow.png') })
   await narrow.close()
+
+  if (process.env.PICKER_KEY) await embedded(process.env.PICKER_KEY, +process.env.PICKER_APP_PORT)
 
   check(seen.errors.length === 0, 'no console errors')
   check(seen.failed.length === 0, 'no failed requests')
