@@ -208,7 +208,9 @@ export class EmojiSearchPicker extends Base {
     const srcs = []
     for (const r of s.results) {
       const e = this._cat.byId.get(r.id) || this._engine.get(r.id) || { id: r.id, emoji: r.emoji, labels: {}, imageUrl: r.imageUrl, shortcode: r.shortcode }
-      if (r.imageUrl || this._draw(e)) items.push(e) && srcs.push(r.source)
+      if (!r.imageUrl && !this._draw(e)) continue
+      items.push(e)
+      srcs.push(r.source)
     }
     if (!items.length) {
       const none = s.status === 'loading' ? '' : this._t.none
