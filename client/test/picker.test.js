@@ -76,5 +76,6 @@ test('catalog: the engine\'s entries, names and group names straight from the pa
   assert.deepEqual(cat.groups, readPack('pack.es.json').groups)
   assert.equal(cat.groups.length, 10)
   assert.equal(catalog([readPack('pack.en.json')], 'fr').named, false, 'no French pack: English names')
+  assert.equal(catalog([readPack('pack.en.json')], 'en').named, true)
   assert.throws(() => catalog([readPack('pack.fr.json')], 'fr'), /English core pack/)
 })

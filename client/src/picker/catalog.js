@@ -19,5 +19,7 @@ export function catalog(packs, loc) {
     codes.set(id, String(r[x.shortcode] || '').split('|')[0])
     return { emoji: r[x.emoji], id, group: Math.max(r[x.group] | 0, 0), version: +r[x.version] || 0, hasSkinTones: r[x.skins] === 1, labels }
   })
-  return { entries, byId: new Map(entries.map((e) => [e.id, e])), codes, groups: lp?.groups || en.groups || [], named: !!lp }
+  // named: false when the locale came without rows (a binary index only, or
+  // not loaded): the element then takes the names from the engine.
+  return { entries, byId: new Map(entries.map((e) => [e.id, e])), codes, groups: lp?.groups || en.groups || [], named: !!lp || loc === 'en' }
 }

@@ -163,6 +163,7 @@ export class EmojiSearchPicker extends Base {
       if (seq !== this._seq) return
       performance.mark('emoji-search-picker:grid')
       const engine = (this._engine = createEngine(custom ? [...packs, custom] : packs, { culture }))
+      if (!this._cat.named) this._named(engine, loc)
       this._session = createSearchSession({
         engine,
         locale: loc,
@@ -184,6 +185,16 @@ export class EmojiSearchPicker extends Base {
   }
 
   _draw(e) { return this._set() !== 'native' || this._canDraw(e) }
+
+  // _named takes the locale's names from the engine when the packs gave the
+  // locale only as a binary index (no rows to read before the engine).
+  _named(engine, loc) {
+    const entries = engine.entries.filter((e) => !e.imageUrl)
+    const groups = this._cat.groups.map((g, i) => engine.groupLabel(i, loc) || g)
+    this._cat = { ...this._cat, entries, byId: new Map(entries.map((e) => [e.id, e])), groups, named: true }
+    this._gridSecs = undefined
+    if (this._browsing) this._browse()
+  }
 
   // _browse shows the grid, built once per load (and per set: the set
   // decides what can be drawn); typing hides it rather than destroying it.
@@ -312,7 +323,7 @@ export class EmojiSearchPicker extends Base {
   _cols() { return Math.max(1, Math.floor((this._sections[0]?.cells.clientWidth || 320) / this._cell())) }
 
   _char(e) { return this._tone && e.hasSkinTones ? applySkinTone(e.emoji, this._tone) : e.emoji }
-  _name(e) { return e.labels?.[this._loc] || (!this._cat.named && this._engine?.get(e.id)?.labels[this._loc]) || e.labels?.en || e.shortcode || e.emoji }
+  _name(e) { return e.labels?.[this._loc] || e.labels?.en || e.shortcode || e.emoji }
 
   _glyph(box, e) {
     const ch = this._char(e)
