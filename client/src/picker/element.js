@@ -82,6 +82,16 @@ export class EmojiSearchPicker extends Base {
       if (!this._raf) this._raf = requestAnimationFrame(() => { this._raf = 0; this._current() })
     })
     tone.addEventListener('click', () => this._tones(tones.hidden))
+    tones.addEventListener('keydown', (ev) => {
+      const k = [...tones.children].indexOf(ev.target)
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key]
+      if (step) tones.children[(k + step + 6) % 6]?.focus()
+      else if (ev.key === 'Escape') {
+        this._tones(false)
+        tone.focus()
+      } else return
+      ev.preventDefault()
+    })
     tones.addEventListener('click', (ev) => {
       const b = ev.target.closest?.('button')
       if (b) this._setTone(+b.dataset.tone)

@@ -151,6 +151,11 @@ try {
   check((await active(page)).id.startsWith('b8-'), 'End goes to the last emoji (a flag)')
   await page.keyboard.press('Home')
   check((await active(page)).id === 'b0-0', 'Home goes back to the first')
+  await page.keyboard.press('PageDown')
+  const paged = +(await active(page)).id.split('-')[1]
+  check(paged >= 2 * cols && paged % cols === 0, 'PageDown moves down by the rows in view, same column')
+  await page.keyboard.press('PageUp')
+  check((await active(page)).id === 'b0-0', 'PageUp moves back up')
 
   // Typing: device results at every keystroke; Enter picks the first.
   await type(page, 'cat')
@@ -178,6 +183,9 @@ try {
   await axe(page, 'no-results')
 
   // The skin tone: swatches, applied to results and remembered.
+  await page.locator(`${P} .tone`).click()
+  await page.keyboard.press('Escape')
+  check(await page.locator(`${P} [role=radiogroup]`).isHidden(), 'Escape closes the swatches')
   await page.locator(`${P} .tone`).click()
   await page.locator(`${P} [role=radio][aria-label=Medium]`).click()
   await type(page, 'waving hand')
