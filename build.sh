@@ -33,9 +33,10 @@ done
 rm -rf "$out/assets" && mkdir -p "$out/assets/v1/pack"
 cp -R assets/. "$out/assets/"
 # The client library (client/), which the demo page at / imports from /client/.
-mkdir -p "$out/assets/client/src"
-cp client/index.js client/core.js client/index.d.ts "$out/assets/client/"
+mkdir -p "$out/assets/client/src/picker"
+cp client/index.js client/core.js client/picker.js client/index.d.ts client/picker.d.ts "$out/assets/client/"
 cp client/src/*.js "$out/assets/client/src/"
+cp client/src/picker/*.js "$out/assets/client/src/picker/"
 # The dashboard web app at /dashboard/ (dashboard/): its source bundled and
 # minified with the pinned libraries of scripts/install-dashboard.sh, so no
 # CDN is needed at run time.

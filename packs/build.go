@@ -86,7 +86,7 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 			RowIndex: packfmt.RowIndex, Rows: rows,
 		}
 		if part == packfmt.PartCore {
-			p.Groups = groupLabels(in, loc)
+			p.Groups = groupLabels(loc)
 			if loc == "en" {
 				p.Words = in.Words
 			}
@@ -487,20 +487,6 @@ func emoticons(v any) []string {
 		return out
 	}
 	return nil
-}
-
-func groupLabels(in *Inputs, loc string) []string {
-	msgs, ok := in.Messages[loc]
-	if !ok {
-		msgs = in.Messages["en"]
-	}
-	out := make([]string, 10)
-	for _, g := range msgs.Groups {
-		if g.Order >= 0 && g.Order < len(out) {
-			out[g.Order] = g.Message
-		}
-	}
-	return out
 }
 
 type manifestFile struct {

@@ -13,7 +13,8 @@ export function emojiImageUrl(emoji, options = {}) {
   return hex ? `${String(endpoint).replace(/\/+$/, '')}/v1/sets/${emojiSet}/${hex}.svg` : undefined
 }
 
-const GROUPS = ['smileys & emotion', 'people & body', 'component', 'animals & nature', 'food & drink', 'travel & places', 'activities', 'objects', 'symbols', 'flags']
+// The English names of packs/groupnames.go, for a UI without an engine.
+const GROUPS = ['Smileys & emotion', 'People & body', 'Components', 'Animals & nature', 'Food & drink', 'Travel & places', 'Activities', 'Objects', 'Symbols', 'Flags']
 
 /** groupLabel names an emojibase group (0..9) for a UI: the engine's pack label of the locale when an engine is given, else English. */
 export function groupLabel(group, locale, engine) {
