@@ -47,7 +47,7 @@ func TestServiceConventions(t *testing.T) {
 func TestHealthBody(t *testing.T) {
 	body := get(t, "/v1/health").JSON(t)
 	assert.Equal(t, true, body["ok"])
-	assert.Equal(t, "e17c48r5", body["packVersion"], "packVersion comes from wrangler.toml vars")
+	assert.Equal(t, "e17c48r6", body["packVersion"], "packVersion comes from wrangler.toml vars")
 	assert.Equal(t, "glove-cldr@100", body["model"])
 	assert.Equal(t, true, body["semantic"], "hostsim binds the local model as AI; workerd reaches it through EMBED_URL")
 }

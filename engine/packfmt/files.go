@@ -17,7 +17,7 @@ import (
 // from the English one; revision 3: pack format 2 with the editorial phrase
 // layer and its part indexes). Bump the revision when the build's output
 // changes.
-const DefaultVersion = "e17c48r5"
+const DefaultVersion = "e17c48r6"
 
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }

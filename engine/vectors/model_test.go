@@ -15,7 +15,7 @@ import (
 // The committed model and vector files (packs/cmd/buildmodel, buildvectors).
 const (
 	modelFile = "../../packs/models/glove-cldr.100.embm"
-	packDir   = "../../packs/dist/e17c48r5"
+	packDir   = "../../packs/dist/e17c48r6"
 )
 
 func loadFiles(t testing.TB, locales ...string) (*embed.Model, []*vectors.Index) {

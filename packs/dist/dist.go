@@ -25,9 +25,9 @@ import (
 
 // Version is the pack version built into the module; wrangler.toml's
 // PACK_VERSION names the same version.
-const Version = "e17c48r5"
+const Version = "e17c48r6"
 
-//go:embed e17c48r5/manifest.json e17c48r5/vectors.*.sums.json
+//go:embed e17c48r6/manifest.json e17c48r6/vectors.*.sums.json
 var files embed.FS
 
 // Manifest returns the embedded manifest.json of Version: search.NewPacks

@@ -232,8 +232,9 @@ func (h *hungVision) Describe(ctx context.Context, _ []byte) (string, error) {
 }
 
 // A hung vision model costs one deadline: the route answers as for a
-// model that is unavailable, and while the breaker is open the model is
-// not called; nothing is counted (issue 31).
+// model that is unavailable (503 vision_unavailable with Retry-After), and
+// while the breaker is open the model is not called; nothing is counted
+// (issue 31).
 func TestClassifyHungVisionModel(t *testing.T) {
 	img := jpegOf(t, 16, 16, color.Black)
 	b, err := modelguard.New(modelguard.NewConfig("vision").WithDeadline(50 * time.Millisecond))
@@ -242,9 +243,10 @@ func TestClassifyHungVisionModel(t *testing.T) {
 	s, _, m := newService(t, GuardedVision{Vision: hung, Breaker: b}, nil)
 	for range 3 {
 		start := time.Now()
-		rec, res := classify(t, s, &keyed, "image/jpeg", img, "")
-		require.Equal(t, 200, rec.Code)
-		assert.True(t, res.Degraded)
+		rec, _ := classify(t, s, &keyed, "image/jpeg", img, "")
+		require.Equal(t, 503, rec.Code)
+		assert.Equal(t, "30", rec.Header().Get("Retry-After"))
+		assert.Contains(t, rec.Body.String(), `"vision_unavailable"`)
 		assert.Less(t, time.Since(start), 2*time.Second)
 	}
 	assert.Equal(t, 1, hung.calls, "one call reached the hung model")
