@@ -44,9 +44,9 @@ var spec *contract
 // notInContract are path prefixes the suite reaches that are not the
 // product's API: the diag build's test routes and the test-scheduled routes
 // of `wrangler dev` (both absent from a deployed Worker), and the web pages
-// and their static files (the picker at /, the client library's modules,
+// and their static files (the picker at / and its favicon, the client library's modules,
 // the docs page, the dashboard app).
-var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/robots.txt"}
+var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/favicon.svg", "/robots.txt"}
 
 // platformBodyLimit is the request size above which the platform itself
 // refuses a body with 413 before any route runs (hostsim's limit, as
