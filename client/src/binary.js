@@ -159,6 +159,51 @@ class Tab {
   }
 }
 
+// LazyTerms is a device index's term table: each term's postings are
+// varints of their own (packs/FORMAT.md "Device index"), decoded on the
+// term's first lookup (find, place) into lists shaped as Tab's (off,
+// post): an engine does not decode the tens of thousands of postings
+// typing never reaches.
+class LazyTerms extends Tab {
+  constructor(S, phrases, base) {
+    super(S, 22, -1, 0, true)
+    this.bytes = this.post // section 25 as stored; this.off: where each list starts in it
+    this.bat = this.off
+    if (this.bat.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
+    this.n = phrases
+    this.base = base
+    this.off = [0]
+    this.post = []
+    this.at = new Int32Array(this.k.length).fill(-1) // term -> its place, once made
+  }
+  find(key) {
+    const k = super.find(key)
+    return k < 0 ? -1 : this.place(k)
+  }
+  // place is term t's place in off and post, its list decoded there on
+  // first use only.
+  place(t) {
+    if (this.at[t] >= 0) return this.at[t]
+    const a = this.bat[t], b = this.bat[t + 1]
+    if (!(a <= b && b <= this.bytes.length)) throw bad('posting offsets')
+    const u8 = this.bytes, post = this.post, lo = this.base, hi = lo + this.n
+    for (let at = a, prev = lo; at < b;) { // zigzag delta varints, the first from 0
+      let v = 0, mul = 1, c
+      do {
+        if (at >= b || mul > 2 ** 35) throw bad('postings')
+        c = u8[at++]
+        v += (c & 0x7f) * mul
+        mul *= 128
+      } while (c & 0x80)
+      prev += v % 2 ? -(v + 1) / 2 : v / 2
+      if (prev < lo || prev >= hi) throw bad('postings')
+      post.push(prev)
+    }
+    this.off.push(post.length)
+    return (this.at[t] = this.off.length - 2)
+  }
+}
+
 // LazyStems is a device index's stem table: its sorted keys are in the
 // file, and each stem's list, the union of its terms' lists (the file says
 // which stem each term has), is made on the stem's first lookup: typing
@@ -186,7 +231,7 @@ class LazyStems extends Tab {
     if (k < 0 || this.at[k] >= 0) return k < 0 ? -1 : this.at[k]
     const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
     let l = []
-    for (let i = a; i < b; i++) for (let t = this.byTerm[i], j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
+    for (let i = a; i < b; i++) for (let t = T.place(this.byTerm[i]), j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
     if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
     for (const p of l) this.post.push(p)
     this.off.push(this.post.length)
@@ -204,7 +249,7 @@ class BinSeg extends Seg {
     this.n = n
     this.maxW = S[2][0] || 0
     this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
-    this.terms = new Tab(S, 22, n, base)
+    this.terms = derived ? new LazyTerms(S, n, base) : new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
     this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
@@ -252,7 +297,7 @@ class BinSeg extends Seg {
     return this.terms.k.at(t)
   }
   term(t) {
-    return t
+    return this.terms.place ? this.terms.place(t) : t
   }
 }
 
@@ -267,14 +312,15 @@ export const isDeviceIndex = (v) =>
 // dropped sections empty (keyed tables without slots binary-search their keys).
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
-  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
+  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 2 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
   const S = []
   let at = 14 + 480
   for (let i = 0; i < 48; i++) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
     if (enc === 0 && !len) S.push(new Uint8Array(0))
-    else if (!T || at + len > u8.length || enc > 4 || !enc) throw bad('device section ' + i)
+    else if (!T || at + len > u8.length || enc > 6 || !enc || (enc > 4) !== (i === 24 || i === 25)) throw bad('device section ' + i)
+    else if (enc === 6) S.push(u8.subarray(at, at + len)) // term lists: LazyTerms decodes each on its first lookup
     else if (enc === 1) {
       if (len !== w * count) throw bad('device section ' + i)
       if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
@@ -288,7 +334,7 @@ function deviceSections(u8) {
       let o
       S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
       S.push(null)
-    } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
+    } else if (enc === 2 || enc === 4 || enc === 5) S.push(unzig(u8, at, at + len, enc === 2 ? new T(count) : new Uint32Array(count), i)) // 5: byte offsets, past 16 bits
     else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
     at += len
   }
@@ -351,7 +397,7 @@ function grams(terms, unspaced) {
         let id = ids.get(g)
         if (id === undefined) ids.set(g, (id = ids.size))
         kt[n++] = id
-        kt[n++] = t
+        kt[n++] = terms.place(t)
       }
     }
   }
