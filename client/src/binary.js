@@ -296,8 +296,14 @@ class BinSeg extends Seg {
   key(t) {
     return this.terms.k.at(t)
   }
+  // term is where term t's list is: its sorted position, or (a device
+  // index) its place once decoded; prefix matches ask for every term of a
+  // range, keystroke after keystroke, so the decoded case is inline.
   term(t) {
-    return this.terms.place ? this.terms.place(t) : t
+    const T = this.terms
+    if (!T.at) return t
+    const a = T.at[t]
+    return a >= 0 ? a : T.place(t)
   }
 }
 
