@@ -181,11 +181,13 @@ func appendDeltas(out []byte, vals []uint32) []byte {
 // the bytes and where each list starts in them (devListAt, one more than
 // the terms): the client decodes a term's list on its first lookup only.
 func termLists(off, post []uint32) (lists []byte, at []uint32, err error) {
-	at = make([]uint32, 0, len(off))
 	for t := range off {
-		if t > 0 && (off[t] < off[t-1] || int(off[t]) > len(post)) {
+		if t > 0 && off[t] < off[t-1] || int(off[t]) > len(post) {
 			return nil, nil, fmt.Errorf("%w: term posting offsets", ErrDeviceIndex)
 		}
+	}
+	at = make([]uint32, 0, len(off))
+	for t := range off {
 		at = append(at, uint32(len(lists)))
 		if t+1 < len(off) {
 			lists = appendDeltas(lists, post[off[t]:off[t+1]])

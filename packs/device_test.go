@@ -149,3 +149,16 @@ func TestCompactIndexRefuses(t *testing.T) {
 	_, err = CompactIndex(idx, TermRules{Stem: strings.ToUpper, Unspaced: engine.IsUnspaced})
 	require.ErrorIs(t, err, ErrDeviceIndex)
 }
+
+// TestTermLists: each term's list is encoded on its own from where the
+// offsets say, and offsets out of order or past the postings are refused.
+func TestTermLists(t *testing.T) {
+	lists, at, err := termLists([]uint32{0, 2, 2, 3}, []uint32{5, 9, 4})
+	require.NoError(t, err)
+	assert.Equal(t, []uint32{0, 2, 2, 3}, at)
+	assert.Equal(t, []byte{10, 8, 8}, lists, "5, +4; none; 4 from 0")
+	for _, off := range [][]uint32{{0, 2, 1, 3}, {0, 4}} {
+		_, _, err = termLists(off, []uint32{5, 9, 4})
+		require.ErrorIs(t, err, ErrDeviceIndex, off)
+	}
+}
