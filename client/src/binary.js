@@ -386,29 +386,52 @@ function unzig(u8, at, end, out, i) {
 
 // grams makes the gram table a device index leaves out from the segment's
 // unspaced terms (those with no stem): a gram's (a character or a pair of
-// them) phrases are those of the unspaced terms holding it. This runs while the page waits for its first
-// engine, mostly before the JIT has warmed up: typed arrays, one Map.
+// them) phrases are those of the unspaced terms holding it. This runs while
+// the page waits for its first engine, mostly before the JIT has warmed up
+// (a Chinese index is all unspaced terms): the keys' UTF-8 bytes are read
+// as code points, a gram keyed by a number (gram), typed arrays, one Map.
 function grams(terms, unspaced) {
-  const ids = new Map()
+  const ids = new Map(), o = terms.k.o, b = terms.k.b
   let kt = new Int32Array(1024), n = 0
   for (const t of unspaced) {
-    const cs = Array.from(terms.k.at(t))
-    if (n + 4 * cs.length > kt.length) {
-      const x = new Int32Array(2 * kt.length + 4 * cs.length)
+    const place = terms.place(t), end = o[t + 1]
+    if (n + 4 * (end - o[t]) > kt.length) {
+      const x = new Int32Array(2 * kt.length + 4 * (end - o[t]))
       x.set(kt)
       kt = x
     }
-    for (let i = 0; i < cs.length; i++) {
-      for (const g of i ? [cs[i], cs[i - 1] + cs[i]] : [cs[i]]) {
-        let id = ids.get(g)
-        if (id === undefined) ids.set(g, (id = ids.size))
-        kt[n++] = id
-        kt[n++] = terms.place(t)
+    for (let j = o[t], prev = -1; j < end;) {
+      let c = b[j++]
+      if (c >= 0xc0) {
+        const k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1
+        c &= 0x3f >> k
+        for (let x = 0; x < k; x++) c = (c << 6) | (b[j++] & 0x3f)
       }
+      kt[n++] = gramId(ids, c)
+      kt[n++] = place
+      if (prev >= 0) {
+        kt[n++] = gramId(ids, (prev + 1) * 0x200000 + c)
+        kt[n++] = place
+      }
+      prev = c
     }
   }
   const { off, post } = grouped(ids.size, kt.subarray(0, n), terms.off, terms.post)
-  return { off, post, get: (k) => ids.get(k), has: (k) => ids.has(k) }
+  return { off, post, get: (k) => ids.get(gram(k)), has: (k) => ids.has(gram(k)) }
+}
+
+// gram is the number grams keys a character (its code point) or a pair of
+// them by, -1 for other strings; gramId numbers the grams in order.
+function gram(s) {
+  const c = s.codePointAt(0), l = c > 0xffff ? 2 : 1
+  if (s.length === l) return c
+  const d = s.codePointAt(l)
+  return s.length === l + (d > 0xffff ? 2 : 1) ? (c + 1) * 0x200000 + d : -1
+}
+function gramId(ids, g) {
+  let id = ids.get(g)
+  if (id === undefined) ids.set(g, (id = ids.size))
+  return id
 }
 
 // grouped returns the lists (off, post) of nk keys, key k listing the
