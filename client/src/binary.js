@@ -229,14 +229,20 @@ class LazyStems extends Tab {
   find(key) {
     const k = super.find(key)
     if (k < 0 || this.at[k] >= 0) return k < 0 ? -1 : this.at[k]
-    const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
-    let l = []
-    for (let i = a; i < b; i++) for (let t = T.place(this.byTerm[i]), j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
-    if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
-    for (const p of l) this.post.push(p)
-    this.off.push(this.post.length)
-    return (this.at[k] = this.off.length - 2)
+    return (this.at[k] = union(this, this.terms, this.byTerm, this.byOff[k], this.byOff[k + 1]))
   }
+}
+
+// union appends to tab's lists (off, post) the union, ascending, of the
+// lists of terms by[a:b] (sorted positions) of the term table T, and
+// returns its place.
+function union(tab, T, by, a, b) {
+  let l = []
+  for (let i = a; i < b; i++) for (let t = T.place(by[i]), j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
+  if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
+  for (const p of l) tab.post.push(p)
+  tab.off.push(tab.post.length)
+  return tab.off.length - 2
 }
 
 // BinSeg is one locale's segment read from a binary index; its phrases are
@@ -394,7 +400,7 @@ function grams(terms, unspaced) {
   const ids = new Map(), o = terms.k.o, b = terms.k.b
   let kt = new Int32Array(1024), n = 0
   for (const t of unspaced) {
-    const place = terms.place(t), end = o[t + 1]
+    const end = o[t + 1]
     if (n + 4 * (end - o[t]) > kt.length) {
       const x = new Int32Array(2 * kt.length + 4 * (end - o[t]))
       x.set(kt)
@@ -408,16 +414,29 @@ function grams(terms, unspaced) {
         for (let x = 0; x < k; x++) c = (c << 6) | (b[j++] & 0x3f)
       }
       kt[n++] = gramId(ids, c)
-      kt[n++] = place
+      kt[n++] = t
       if (prev >= 0) {
         kt[n++] = gramId(ids, (prev + 1) * 0x200000 + c)
-        kt[n++] = place
+        kt[n++] = t
       }
       prev = c
     }
   }
-  const { off, post } = grouped(ids.size, kt.subarray(0, n), terms.off, terms.post)
-  return { off, post, get: (k) => ids.get(gram(k)), has: (k) => ids.has(gram(k)) }
+  // Each gram's terms (counting sort of the pairs); its list is made on
+  // its first lookup, as a stem's (LazyStems).
+  const nk = ids.size, by = new Int32Array(n >> 1), cnt = new Int32Array(nk + 1)
+  for (let i = 0; i < n; i += 2) cnt[kt[i] + 1]++
+  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
+  const at = cnt.slice(0, nk)
+  for (let i = 0; i < n; i += 2) by[at[kt[i]]++] = kt[i + 1]
+  const tab = { off: [0], post: [] }, made = new Int32Array(nk).fill(-1)
+  tab.get = (k) => {
+    const id = ids.get(gram(k))
+    if (id === undefined) return undefined
+    return made[id] >= 0 ? made[id] : (made[id] = union(tab, terms, by, cnt[id], cnt[id + 1]))
+  }
+  tab.has = (k) => ids.has(gram(k))
+  return tab
 }
 
 // gram is the number grams keys a character (its code point) or a pair of
@@ -432,35 +451,6 @@ function gramId(ids, g) {
   let id = ids.get(g)
   if (id === undefined) ids.set(g, (id = ids.size))
   return id
-}
-
-// grouped returns the lists (off, post) of nk keys, key k listing the
-// union, ascending, of the lists (toff, tpost) of the terms paired with k
-// in kt (key, term pairs).
-function grouped(nk, kt, toff, tpost) {
-  const cnt = new Int32Array(nk + 1), many = new Uint8Array(nk)
-  for (let i = 0; i < kt.length; i += 2) {
-    const k = kt[i], t = kt[i + 1]
-    if (cnt[k + 1]) many[k] = 1
-    cnt[k + 1] += toff[t + 1] - toff[t]
-  }
-  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
-  const post = new Int32Array(cnt[nk]), at = cnt.slice(0, nk)
-  for (let i = 0; i < kt.length; i += 2) {
-    const k = kt[i], t = kt[i + 1]
-    let w = at[k]
-    for (let j = toff[t]; j < toff[t + 1]; j++) post[w++] = tpost[j]
-    at[k] = w
-  }
-  const off = new Int32Array(nk + 1)
-  let w = 0
-  for (let k = 0; k < nk; k++) {
-    const a = cnt[k], b = cnt[k + 1]
-    if (many[k]) post.subarray(a, b).sort()
-    for (let j = a, last = -1; j < b; j++) if (post[j] !== last) post[w++] = last = post[j]
-    off[k + 1] = w
-  }
-  return { off, post: post.subarray(0, w) }
 }
 
 /**
