@@ -17,7 +17,7 @@ import (
 // DeviceMagic starts a device index; DeviceVersion is its layout version.
 const (
 	DeviceMagic   = "ESDEV\x00\x00\x00"
-	DeviceVersion = 1
+	DeviceVersion = 2
 )
 
 // Section encodings of a device index.
@@ -27,6 +27,8 @@ const (
 	devDelta   = 2 // zigzag LEB128 varints of the differences between values
 	devSlots   = 3 // hash slots: count stored, rebuilt from the table's keys
 	devStemOf  = 4 // per term, its stem's key index + 1 (0: unspaced), as devDelta
+	devListAt  = 5 // term posting offsets (24): where each term's list starts in 25's bytes, as devDelta
+	devLists   = 6 // term postings (25): each term's list as devDelta, the first value from 0
 )
 
 // binIndexMagic starts a binary index (engine/internal/index.Magic; packs/
@@ -56,6 +58,10 @@ func deviceEncoding(i, width int) byte {
 		return devSlots
 	case i == secStemOff:
 		return devStemOf
+	case i == secTermOff:
+		return devListAt
+	case i == secTermPost:
+		return devLists
 	case width == 1:
 		return devRaw
 	}
@@ -119,6 +125,10 @@ func CompactIndex(idx []byte, rules TermRules) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	lists, listAt, err := termLists(secs[secTermOff].vals, secs[secTermPost].vals)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]byte, 0, len(idx)/2)
 	out = append(out, DeviceMagic...)
 	out = binary.LittleEndian.AppendUint16(out, DeviceVersion)
@@ -140,6 +150,10 @@ func CompactIndex(idx []byte, rules TermRules) ([]byte, error) {
 			out = appendDeltas(out, sec.vals)
 		case devStemOf:
 			out, count = appendDeltas(out, stemOf), len(stemOf)
+		case devListAt:
+			out = appendDeltas(out, listAt)
+		case devLists:
+			out = append(out, lists...)
 		case devDropped:
 			count = 0
 		}
@@ -161,6 +175,25 @@ func appendDeltas(out []byte, vals []uint32) []byte {
 		prev = int64(v)
 	}
 	return out
+}
+
+// termLists encodes each term's postings on its own (devLists) and returns
+// the bytes and where each list starts in them (devListAt, one more than
+// the terms): the client decodes a term's list on its first lookup only.
+func termLists(off, post []uint32) (lists []byte, at []uint32, err error) {
+	for t := range off {
+		if t > 0 && off[t] < off[t-1] || int(off[t]) > len(post) {
+			return nil, nil, fmt.Errorf("%w: term posting offsets", ErrDeviceIndex)
+		}
+	}
+	at = make([]uint32, 0, len(off))
+	for t := range off {
+		at = append(at, uint32(len(lists)))
+		if t+1 < len(off) {
+			lists = appendDeltas(lists, post[off[t]:off[t+1]])
+		}
+	}
+	return lists, at, nil
 }
 
 // termStems returns per term the index + 1 of its stem among the stem

@@ -15,8 +15,9 @@ import (
 var terms = TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced}
 
 // readDevice returns the directory of a device index and the values of its
-// stored sections (raw or delta-encoded; nil otherwise), the reader's work
-// for every encoding but the rebuilt ones.
+// stored sections (raw or delta-encoded, and the term lists with their
+// value offsets; nil otherwise), the reader's work for every encoding but
+// the rebuilt ones.
 func readDevice(t *testing.T, b []byte) (dir [][3]int, vals [][]uint32) {
 	require.Equal(t, DeviceMagic, string(b[:8]))
 	require.EqualValues(t, 48, binary.LittleEndian.Uint16(b[12:]))
@@ -32,22 +33,36 @@ func readDevice(t *testing.T, b []byte) (dir [][3]int, vals [][]uint32) {
 			for j := range count {
 				v = append(v, uintN(body[j*w:], w))
 			}
-		case devDelta, devStemOf:
-			prev := int64(0)
-			for len(body) > 0 {
-				u, k := binary.Uvarint(body)
-				require.Positive(t, k)
-				body = body[k:]
-				prev += int64(u>>1) ^ -int64(u&1)
-				v = append(v, uint32(prev))
+		case devDelta, devStemOf, devListAt:
+			v = unzig(t, body)
+			require.Len(t, v, count)
+		case devLists: // each term's list from where 24 says it starts; 24 becomes the value offsets
+			at, off := vals[secTermOff], []uint32{0}
+			for j := 0; j+1 < len(at); j++ {
+				v = append(v, unzig(t, body[at[j]:at[j+1]])...)
+				off = append(off, uint32(len(v)))
 			}
 			require.Len(t, v, count)
+			vals[secTermOff] = off
 		}
 		vals = append(vals, v)
 		at += n
 	}
 	require.Equal(t, len(b), at, "the sections fill the file")
 	return dir, vals
+}
+
+// unzig is the values of zigzag delta varints, the first from 0.
+func unzig(t *testing.T, body []byte) (v []uint32) {
+	prev := int64(0)
+	for len(body) > 0 {
+		u, k := binary.Uvarint(body)
+		require.Positive(t, k)
+		body = body[k:]
+		prev += int64(u>>1) ^ -int64(u&1)
+		v = append(v, uint32(prev))
+	}
+	return v
 }
 
 // TestCompactIndex: every section the device index stores decodes to the
@@ -78,7 +93,7 @@ func TestCompactIndex(t *testing.T) {
 			switch enc := d[1]; enc {
 			case devDropped:
 				assert.Zero(t, d[2], "section %d dropped", i)
-			case devRaw, devDelta:
+			case devRaw, devDelta, devListAt, devLists:
 				want := make([]uint32, count)
 				for j := range want {
 					want[j] = uintN(idx[off+j*w:], w)
@@ -133,4 +148,17 @@ func TestCompactIndexRefuses(t *testing.T) {
 	// the index's, and the build fails instead of writing a wrong file.
 	_, err = CompactIndex(idx, TermRules{Stem: strings.ToUpper, Unspaced: engine.IsUnspaced})
 	require.ErrorIs(t, err, ErrDeviceIndex)
+}
+
+// TestTermLists: each term's list is encoded on its own from where the
+// offsets say, and offsets out of order or past the postings are refused.
+func TestTermLists(t *testing.T) {
+	lists, at, err := termLists([]uint32{0, 2, 2, 3}, []uint32{5, 9, 4})
+	require.NoError(t, err)
+	assert.Equal(t, []uint32{0, 2, 2, 3}, at)
+	assert.Equal(t, []byte{10, 8, 8}, lists, "5, +4; none; 4 from 0")
+	for _, off := range [][]uint32{{0, 2, 1, 3}, {0, 4}} {
+		_, _, err = termLists(off, []uint32{5, 9, 4})
+		require.ErrorIs(t, err, ErrDeviceIndex, off)
+	}
 }

@@ -159,6 +159,51 @@ class Tab {
   }
 }
 
+// LazyTerms is a device index's term table: each term's postings are
+// varints of their own (packs/FORMAT.md "Device index"), decoded on the
+// term's first lookup (find, place) into lists shaped as Tab's (off,
+// post): an engine does not decode the tens of thousands of postings
+// typing never reaches.
+class LazyTerms extends Tab {
+  constructor(S, phrases, base) {
+    super(S, 22, -1, 0, true)
+    this.bytes = this.post // section 25 as stored; this.off: where each list starts in it
+    this.bat = this.off
+    if (this.bat.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
+    this.n = phrases
+    this.base = base
+    this.off = [0]
+    this.post = []
+    this.at = new Int32Array(this.k.length).fill(-1) // term -> its place, once made
+  }
+  find(key) {
+    const k = super.find(key)
+    return k < 0 ? -1 : this.place(k)
+  }
+  // place is term t's place in off and post, its list decoded there on
+  // first use only.
+  place(t) {
+    if (this.at[t] >= 0) return this.at[t]
+    const a = this.bat[t], b = this.bat[t + 1]
+    if (!(a <= b && b <= this.bytes.length)) throw bad('posting offsets')
+    const u8 = this.bytes, post = this.post, lo = this.base, hi = lo + this.n
+    for (let at = a, prev = lo; at < b;) { // zigzag delta varints, the first from 0
+      let v = 0, mul = 1, c
+      do {
+        if (at >= b || mul > 2 ** 35) throw bad('postings')
+        c = u8[at++]
+        v += (c & 0x7f) * mul
+        mul *= 128
+      } while (c & 0x80)
+      prev += v % 2 ? -(v + 1) / 2 : v / 2
+      if (prev < lo || prev >= hi) throw bad('postings')
+      post.push(prev)
+    }
+    this.off.push(post.length)
+    return (this.at[t] = this.off.length - 2)
+  }
+}
+
 // LazyStems is a device index's stem table: its sorted keys are in the
 // file, and each stem's list, the union of its terms' lists (the file says
 // which stem each term has), is made on the stem's first lookup: typing
@@ -184,14 +229,20 @@ class LazyStems extends Tab {
   find(key) {
     const k = super.find(key)
     if (k < 0 || this.at[k] >= 0) return k < 0 ? -1 : this.at[k]
-    const T = this.terms, a = this.byOff[k], b = this.byOff[k + 1]
-    let l = []
-    for (let i = a; i < b; i++) for (let t = this.byTerm[i], j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
-    if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
-    for (const p of l) this.post.push(p)
-    this.off.push(this.post.length)
-    return (this.at[k] = this.off.length - 2)
+    return (this.at[k] = union(this, this.terms, this.byTerm, this.byOff[k], this.byOff[k + 1]))
   }
+}
+
+// union appends to tab's lists (off, post) the union, ascending, of the
+// lists of terms by[a:b] (sorted positions) of the term table T, and
+// returns its place.
+function union(tab, T, by, a, b) {
+  let l = []
+  for (let i = a; i < b; i++) for (let t = T.place(by[i]), j = T.off[t]; j < T.off[t + 1]; j++) l.push(T.post[j])
+  if (b - a > 1) l = [...new Set(l)].sort((x, y) => x - y)
+  for (const p of l) tab.post.push(p)
+  tab.off.push(tab.post.length)
+  return tab.off.length - 2
 }
 
 // BinSeg is one locale's segment read from a binary index; its phrases are
@@ -204,7 +255,7 @@ class BinSeg extends Seg {
     this.n = n
     this.maxW = S[2][0] || 0
     this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
-    this.terms = new Tab(S, 22, n, base)
+    this.terms = derived ? new LazyTerms(S, n, base) : new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
     this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
@@ -251,8 +302,14 @@ class BinSeg extends Seg {
   key(t) {
     return this.terms.k.at(t)
   }
+  // term is where term t's list is: its sorted position, or (a device
+  // index) its place once decoded; prefix matches ask for every term of a
+  // range, keystroke after keystroke, so the decoded case is inline.
   term(t) {
-    return t
+    const T = this.terms
+    if (!T.at) return t
+    const a = T.at[t]
+    return a >= 0 ? a : T.place(t)
   }
 }
 
@@ -267,14 +324,15 @@ export const isDeviceIndex = (v) =>
 // dropped sections empty (keyed tables without slots binary-search their keys).
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
-  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 1 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
+  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 2 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
   const S = []
   let at = 14 + 480
   for (let i = 0; i < 48; i++) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
     if (enc === 0 && !len) S.push(new Uint8Array(0))
-    else if (!T || at + len > u8.length || enc > 4 || !enc) throw bad('device section ' + i)
+    else if (!T || at + len > u8.length || enc > 6 || !enc || (enc > 4) !== (i === 24 || i === 25)) throw bad('device section ' + i)
+    else if (enc === 6) S.push(u8.subarray(at, at + len)) // term lists: LazyTerms decodes each on its first lookup
     else if (enc === 1) {
       if (len !== w * count) throw bad('device section ' + i)
       if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
@@ -288,7 +346,7 @@ function deviceSections(u8) {
       let o
       S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
       S.push(null)
-    } else if (enc === 2 || enc === 4) S.push(unzig(u8, at, at + len, enc === 4 ? new Uint32Array(count) : new T(count), i))
+    } else if (enc === 2 || enc === 4 || enc === 5) S.push(unzig(u8, at, at + len, enc === 2 ? new T(count) : new Uint32Array(count), i)) // 5: byte offsets, past 16 bits
     else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
     at += len
   }
@@ -334,58 +392,65 @@ function unzig(u8, at, end, out, i) {
 
 // grams makes the gram table a device index leaves out from the segment's
 // unspaced terms (those with no stem): a gram's (a character or a pair of
-// them) phrases are those of the unspaced terms holding it. This runs while the page waits for its first
-// engine, mostly before the JIT has warmed up: typed arrays, one Map.
+// them) phrases are those of the unspaced terms holding it. This runs while
+// the page waits for its first engine, mostly before the JIT has warmed up
+// (a Chinese index is all unspaced terms): the keys' UTF-8 bytes are read
+// as code points, a gram keyed by a number (gram), typed arrays, one Map.
 function grams(terms, unspaced) {
-  const ids = new Map()
+  const ids = new Map(), o = terms.k.o, b = terms.k.b
   let kt = new Int32Array(1024), n = 0
   for (const t of unspaced) {
-    const cs = Array.from(terms.k.at(t))
-    if (n + 4 * cs.length > kt.length) {
-      const x = new Int32Array(2 * kt.length + 4 * cs.length)
+    const end = o[t + 1]
+    if (n + 4 * (end - o[t]) > kt.length) {
+      const x = new Int32Array(2 * kt.length + 4 * (end - o[t]))
       x.set(kt)
       kt = x
     }
-    for (let i = 0; i < cs.length; i++) {
-      for (const g of i ? [cs[i], cs[i - 1] + cs[i]] : [cs[i]]) {
-        let id = ids.get(g)
-        if (id === undefined) ids.set(g, (id = ids.size))
-        kt[n++] = id
+    for (let j = o[t], prev = -1; j < end;) {
+      let c = b[j++]
+      if (c >= 0xc0) {
+        const k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1
+        c &= 0x3f >> k
+        for (let x = 0; x < k; x++) c = (c << 6) | (b[j++] & 0x3f)
+      }
+      kt[n++] = gramId(ids, c)
+      kt[n++] = t
+      if (prev >= 0) {
+        kt[n++] = gramId(ids, (prev + 1) * 0x200000 + c)
         kt[n++] = t
       }
+      prev = c
     }
   }
-  const { off, post } = grouped(ids.size, kt.subarray(0, n), terms.off, terms.post)
-  return { off, post, get: (k) => ids.get(k), has: (k) => ids.has(k) }
+  // Each gram's terms (counting sort of the pairs); its list is made on
+  // its first lookup, as a stem's (LazyStems).
+  const nk = ids.size, by = new Int32Array(n >> 1), cnt = new Int32Array(nk + 1)
+  for (let i = 0; i < n; i += 2) cnt[kt[i] + 1]++
+  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
+  const at = cnt.slice(0, nk)
+  for (let i = 0; i < n; i += 2) by[at[kt[i]]++] = kt[i + 1]
+  const tab = { off: [0], post: [] }, made = new Int32Array(nk).fill(-1)
+  tab.get = (k) => {
+    const id = ids.get(gram(k))
+    if (id === undefined) return undefined
+    return made[id] >= 0 ? made[id] : (made[id] = union(tab, terms, by, cnt[id], cnt[id + 1]))
+  }
+  tab.has = (k) => ids.has(gram(k))
+  return tab
 }
 
-// grouped returns the lists (off, post) of nk keys, key k listing the
-// union, ascending, of the lists (toff, tpost) of the terms paired with k
-// in kt (key, term pairs).
-function grouped(nk, kt, toff, tpost) {
-  const cnt = new Int32Array(nk + 1), many = new Uint8Array(nk)
-  for (let i = 0; i < kt.length; i += 2) {
-    const k = kt[i], t = kt[i + 1]
-    if (cnt[k + 1]) many[k] = 1
-    cnt[k + 1] += toff[t + 1] - toff[t]
-  }
-  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
-  const post = new Int32Array(cnt[nk]), at = cnt.slice(0, nk)
-  for (let i = 0; i < kt.length; i += 2) {
-    const k = kt[i], t = kt[i + 1]
-    let w = at[k]
-    for (let j = toff[t]; j < toff[t + 1]; j++) post[w++] = tpost[j]
-    at[k] = w
-  }
-  const off = new Int32Array(nk + 1)
-  let w = 0
-  for (let k = 0; k < nk; k++) {
-    const a = cnt[k], b = cnt[k + 1]
-    if (many[k]) post.subarray(a, b).sort()
-    for (let j = a, last = -1; j < b; j++) if (post[j] !== last) post[w++] = last = post[j]
-    off[k + 1] = w
-  }
-  return { off, post: post.subarray(0, w) }
+// gram is the number grams keys a character (its code point) or a pair of
+// them by, -1 for other strings; gramId numbers the grams in order.
+function gram(s) {
+  const c = s.codePointAt(0), l = c > 0xffff ? 2 : 1
+  if (s.length === l) return c
+  const d = s.codePointAt(l)
+  return s.length === l + (d > 0xffff ? 2 : 1) ? (c + 1) * 0x200000 + d : -1
+}
+function gramId(ids, g) {
+  let id = ids.get(g)
+  if (id === undefined) ids.set(g, (id = ids.size))
+  return id
 }
 
 /**

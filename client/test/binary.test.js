@@ -102,3 +102,18 @@ test('damaged or mismatched device indexes are refused when the engine is create
   bad(ver, /device header/)
   assert.throws(() => createEngine([{ ...en, packVersion: 'other' }, dev]), /not of pack/)
 })
+
+// A term's postings are decoded on its first lookup (packs/FORMAT.md
+// "Device index", encoding 6): damaged ones are refused then, loudly.
+test('damaged term lists of a device index are refused when decoded', () => {
+  const dev = Uint8Array.from(readBytes('device.fr.bin'))
+  const dv = new DataView(dev.buffer)
+  let at = 14 + 480
+  for (let i = 0; i < 25; i++) at += dv.getUint32(14 + 10 * i + 6, true)
+  assert.equal(dev[14 + 10 * 25 + 1], 6, 'the term postings are lists of their own')
+  const good = createEngine([en, readBytes('device.fr.bin')]).search('bonjour', { locale: 'fr' })
+  assert.ok(good.results.length)
+  dev.fill(0xff, at, at + dv.getUint32(14 + 10 * 25 + 6, true)) // every varint runs past its list
+  const e = createEngine([en, dev]) // nothing decoded yet
+  assert.throws(() => e.search('bonjour', { locale: 'fr' }), /postings/)
+})
