@@ -44,9 +44,9 @@ var spec *contract
 // notInContract are path prefixes the suite reaches that are not the
 // product's API: the diag build's test routes and the test-scheduled routes
 // of `wrangler dev` (both absent from a deployed Worker), and the web pages
-// and their static files (the picker at / and its favicon, the client library's modules,
-// the docs page, the dashboard app).
-var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/favicon.svg", "/robots.txt"}
+// and their static files (the picker at /, the client library's modules,
+// the docs page, the dashboard app, the picker's favicon).
+var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/robots.txt", "/favicon.svg"}
 
 // platformBodyLimit is the request size above which the platform itself
 // refuses a body with 413 before any route runs (hostsim's limit, as
@@ -321,8 +321,11 @@ func TestOpenAPIServed(t *testing.T) {
 // parameters accept.
 func pathFor(template string) string {
 	values := map[string]string{"set": "noto", "file": "1f600.svg", "externalId": "tenant-1", "shortcode": "party"}
-	if strings.HasPrefix(template, "/p/") {
+	if strings.HasPrefix(template, "/p/") || strings.HasPrefix(template, "/v1/culture/") {
 		values["file"] = "index.json"
+	}
+	if strings.HasPrefix(template, "/v1/pack/") {
+		values["file"] = "manifest.json"
 	}
 	return regexp.MustCompile(`\{[^}]+\}`).ReplaceAllStringFunc(template, func(p string) string {
 		if v, ok := values[strings.Trim(p, "{}")]; ok {
@@ -339,7 +342,7 @@ func TestEveryRouteHTTPSOnlyAndPreflight(t *testing.T) {
 	for _, template := range spec.doc.Paths.InMatchingOrder() {
 		item := spec.doc.Paths.Find(template)
 		if item.Options == nil {
-			continue // a static file: the asset server answers it
+			continue // a static file the asset server answers before the Worker
 		}
 		path := pathFor(template)
 		t.Run(template, func(t *testing.T) {

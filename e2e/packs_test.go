@@ -86,19 +86,16 @@ func TestCultureFilesAreStatic(t *testing.T) {
 	assert.Equal(t, "*", missing.Header.Get("Access-Control-Allow-Origin"))
 }
 
-// Another method than GET or HEAD on a static file is answered by the asset
-// server before the Worker runs: 405, empty body, with the _headers rules of
-// the path, so it names the right methods (spec 1's 405 rule) and carries
-// CORS where the file does. Both runtimes must answer alike.
+// Another method than GET or HEAD on a static file outside the packs is
+// answered by the asset server before the Worker runs: 405, empty body, with
+// the _headers rules of the path, so it names the right methods (spec 1's
+// 405 rule) and carries CORS where the file does. Both runtimes must answer
+// alike.
 func TestStaticFilesAnswerOtherMethods405(t *testing.T) {
-	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
 	cases := []struct {
 		method, path string
 		cors         bool
 	}{
-		{"POST", "/v1/pack/" + version + "/manifest.json", true},
-		{"PUT", "/v1/pack/" + version + "/pack.en.json", true},
-		{"DELETE", "/v1/culture/" + version + "/culture.en.json", true},
 		{"PATCH", "/client/index.js", true},
 		{"POST", "/", false},
 		{"OPTIONS", "/robots.txt", false},
@@ -123,4 +120,56 @@ func TestStaticFilesAnswerOtherMethods405(t *testing.T) {
 	r := call(t, "DELETE", "/v1/health", nil)
 	assert.Equal(t, 405, r.Status)
 	assert.Equal(t, "GET, HEAD", r.Header.Get("Allow"))
+}
+
+// Pack and culture files reach the Worker first (run_worker_first): another
+// method than GET or HEAD is the service's 405 in spec 1's error shape,
+// never cached, while GET and HEAD keep the asset server's answer
+// (TestPacksAreImmutableStaticFiles); a preflight is the service's 204.
+func TestPackAndCultureFilesAnswerOtherMethodsInErrorShape(t *testing.T) {
+	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
+	for _, c := range []struct{ method, path string }{
+		{"POST", "/v1/pack/" + version + "/manifest.json"},
+		{"PUT", "/v1/pack/" + version + "/pack.en.json"},
+		{"PATCH", "/v1/pack/" + version + "/index.en.core.bin"},
+		{"DELETE", "/v1/culture/" + version + "/culture.en.json"},
+		{"POST", "/v1/culture/" + version + "/index.json"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			r := call(t, c.method, c.path, []byte("{}"), "Origin", "https://example.org")
+			require.Equal(t, 405, r.Status, string(r.Body))
+			assert.Equal(t, "GET, HEAD", r.Header.Get("Allow"))
+			assert.Equal(t, "no-store", r.Header.Get("Cache-Control"))
+			assert.Equal(t, "*", r.Header.Get("Access-Control-Allow-Origin"))
+			assert.Equal(t, "application/json; charset=utf-8", r.Header.Get("Content-Type"))
+			assert.Contains(t, r.JSON(t)["error"], c.method)
+			ok := get(t, c.path)
+			require.Equal(t, 200, ok.Status, "%s is a static file", c.path)
+			assert.NotEqual(t, "no-store", ok.Header.Get("Cache-Control"))
+		})
+	}
+	pre := call(t, "OPTIONS", "/v1/pack/"+version+"/manifest.json", nil, "Origin", "https://example.org", "Access-Control-Request-Method", "GET")
+	require.Equal(t, 204, pre.Status)
+	assert.Equal(t, "GET, HEAD", pre.Header.Get("Access-Control-Allow-Methods"))
+	assert.Equal(t, "*", pre.Header.Get("Access-Control-Allow-Origin"))
+}
+
+// HEAD and If-None-Match pass through the Worker to the asset server: the
+// same ETag, no body, and 304 for the ETag a client holds.
+func TestPackFilesKeepHeadAndETag(t *testing.T) {
+	version := get(t, "/v1/health").JSON(t)["packVersion"].(string)
+	path := "/v1/pack/" + version + "/pack.en.json"
+	full := get(t, path)
+	require.Equal(t, 200, full.Status)
+	etag := full.Header.Get("ETag")
+	require.NotEmpty(t, etag)
+	head := call(t, "HEAD", path, nil)
+	require.Equal(t, 200, head.Status)
+	assert.Empty(t, head.Body)
+	assert.Equal(t, etag, head.Header.Get("ETag"))
+	assert.Equal(t, full.Header.Get("Content-Type"), head.Header.Get("Content-Type"))
+	same := call(t, "GET", path, nil, "If-None-Match", etag)
+	assert.Equal(t, 304, same.Status)
+	assert.Empty(t, same.Body)
+	assert.Equal(t, "public, max-age=31536000, immutable", same.Header.Get("Cache-Control"))
 }

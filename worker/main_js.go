@@ -108,7 +108,7 @@ func main() {
 			nightlyJobs = append(nightlyJobs, shardBuild(db, cfg.PackVersion, cfg.Model, searchSvc))
 		}
 	}
-	extraRoutes = append(extraRoutes, shardRoutes, setRoutes, dashboardAppRoutes)
+	extraRoutes = append(extraRoutes, shardRoutes, setRoutes, dashboardAppRoutes, staticFileRoutes)
 	var svc http.Handler = api.New(cfg, extraRoutes...)
 	if hooks != nil {
 		svc = hooks.Middleware(jsbridge.WaitUntil)(svc)
