@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The routes and codes issue 27 found covered by unit tests only, now
-// over HTTP on both targets (and through the contract check).
+// Dashboard routes and codes that were once covered by unit tests only
+// (waitlist, billing, tenants, webhooks, keys, invites, plan gates), over
+// HTTP on both targets and through the contract check.
 
 // planUser signs a user up on plan (the development plan route).
 func planUser(t *testing.T, plan string) user {
