@@ -143,7 +143,7 @@ function UsageTab ({ app }) {
   if (u.error) return html`<${ErrorNote} error=${u.error} />`
   const d = u.data
   return html`<h2>Usage in ${d.period} (${planName(d.plan)} plan)</h2>
-    <p class="muted">Limits count every app of the account; calls are written within about 10 seconds.</p>
+    <p class="muted">Limits count every app of the account; calls are counted here within a few seconds.</p>
     ${Object.entries(d.usage).map(([k, m]) => html`<${Meter} name=${k} m=${m} />`)}
     <h2>Keyed searches per day</h2>
     <${DailyChart} id="usage-chart" days=${d.days} series=${searchSeries} caption=${'This month'} />
