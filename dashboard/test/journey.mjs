@@ -191,7 +191,13 @@ try {
   await page.getByLabel('Aliases').fill('journey party, zorblax dance')
   await page.getByRole('button', { name: 'Upload' }).click()
   await page.locator('.gallery img[alt=":zorblax:"]').waitFor()
-  check(await page.locator('.gallery img[alt=":zorblax:"]').evaluate((img) => img.complete && img.naturalWidth > 0), 'the gallery shows the image')
+  // The card is in the DOM before its image has arrived: wait for the load
+  // (or its failure) rather than reading it at once.
+  const imageState = await page.waitForFunction(() => {
+    const img = document.querySelector('.gallery img[alt=":zorblax:"]')
+    return img && img.complete && (img.naturalWidth > 0 ? 'loaded' : 'broken')
+  }, null, { timeout: 20_000 }).then((h) => h.jsonValue(), () => 'still loading after 20 s')
+  check(imageState === 'loaded', `the gallery shows the image (${imageState})`)
   await scan(page, 'emoji')
   await page.screenshot({ path: join(shots, 'dashboard-emoji.png'), fullPage: true })
   const found = await search(key, 'journey party')
