@@ -34,8 +34,18 @@ func engines(t *testing.T) map[string]*engine.Engine {
 // in the top 3 for at least smokeFloor of their queries, with at least 50
 // queries per locale.
 func TestSmokeFloor(t *testing.T) {
+	eachLocaleSet(t, "smoke", "*.smoke.jsonl", func(t *testing.T, loc string, rows []Row, m Metrics) {
+		require.GreaterOrEqual(t, len(rows), 50)
+		assert.GreaterOrEqual(t, m.Hit3, smokeFloor, "%s hit@3", loc)
+	})
+}
+
+// eachLocaleSet runs check, in a subtest per locale, on every set file of
+// engine/testdata/<dir> matching glob (one per locale, named
+// <locale>.<...>), with the dictionary's metrics at limit 10.
+func eachLocaleSet(t *testing.T, dir, glob string, check func(t *testing.T, loc string, rows []Row, m Metrics)) {
 	engs := engines(t)
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "smoke", "*.smoke.jsonl"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", dir, glob))
 	require.NoError(t, err)
 	require.Len(t, files, len(engs))
 	for _, f := range files {
@@ -43,9 +53,7 @@ func TestSmokeFloor(t *testing.T) {
 		t.Run(loc, func(t *testing.T) {
 			rows, err := ReadSet(f)
 			require.NoError(t, err)
-			require.GreaterOrEqual(t, len(rows), 50)
-			m := Evaluate(engs[loc], rows, engine.Options{Limit: 10, Locale: loc})
-			assert.GreaterOrEqual(t, m.Hit3, smokeFloor, "%s hit@3", loc)
+			check(t, loc, rows, Evaluate(engs[loc], rows, engine.Options{Limit: 10, Locale: loc}))
 		})
 	}
 }
