@@ -38,6 +38,7 @@ var Vocabulary = []struct {
 	{"😬", "awkward, nervous"},
 	{"🤢", "disgusted, sick"},
 	{"🤮", "gross"},
+	{"👎", "disapproval, that is bad"},
 	{"😒", "unamused"},
 	{"🙄", "eye roll"},
 	{"🙏", "thanks, please, praying"},
