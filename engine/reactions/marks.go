@@ -22,6 +22,9 @@ var emoticons = []struct {
 	{Anger, []string{">:(", ">:-("}},
 }
 
+// emoticonRunes holds a rune of every emoticon: a text without any has none.
+const emoticonRunes = ":;=^<_.♥"
+
 const (
 	markWeight     = 0.7 // an emoticon, "?!" or "!!"
 	questionWeight = 0.5 // a message that ends with a question mark
@@ -30,10 +33,13 @@ const (
 // markCues finds the marks of a message.
 func markCues(text string) []CueHit {
 	var hits []CueHit
-	lower := strings.ToLower(text)
+	lower := ""
+	if strings.ContainsAny(text, emoticonRunes) { // most messages have none: no lower-casing, no searches
+		lower = strings.ToLower(text)
+	}
 	for _, e := range emoticons {
 		for _, m := range e.marks {
-			if hasMark(lower, m) {
+			if lower != "" && hasMark(lower, m) {
 				hits = append(hits, CueHit{Intent: e.intent, Weight: markWeight, Cue: m})
 				break
 			}

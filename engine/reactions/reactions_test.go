@@ -2,6 +2,7 @@ package reactions
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -395,6 +396,11 @@ func TestMarks(t *testing.T) {
 			got = append(got, h.Intent)
 		}
 		assert.Equal(t, c.want, got, "%q", c.text)
+	}
+	for _, e := range emoticons {
+		for _, m := range e.marks {
+			assert.True(t, strings.ContainsAny(m, emoticonRunes), "%q has none of emoticonRunes: never searched", m)
+		}
 	}
 	hits := Cues(":(", "en")
 	require.Len(t, hits, 1, "a message of marks alone")
