@@ -43,30 +43,25 @@ func (i Intent) String() string {
 
 // rows are the reactions of each intent, best first: what chat users
 // answer such a message with (written by hand as product design, the way
-// reaction bars of chat apps are chosen; not fitted on any data set). The
-// rows of Plutchik's emotions lead with faces that EmoTag1200
-// (abushoeb/EmoTag, MIT; human ratings of which emoji express which
-// emotion) rates highest for that emotion where they are also common
-// reactions: 😱 for surprise as for fear, 👀 for a question's anticipation,
-// 💕 beside ❤️ for warmth and trust, 😆 for joy, 👎 for disgust.
+// reaction bars of chat apps are chosen; not fitted on any data set).
 var rows = [numIntents][]string{
 	Thanks:     {"🙏", "❤️", "🤗", "😊"},
 	Congrats:   {"🎉", "🥳", "👏", "🙌", "❤️"},
 	Condolence: {"😢", "🙏", "💔", "❤️", "🕊️"},
 	Laughter:   {"😂", "🤣", "😆", "💀"},
 	Agreement:  {"👍", "💯", "👌", "✅"},
-	Love:       {"❤️", "💕", "😍", "🥰", "😘"},
-	Joy:        {"😊", "😆", "😄", "🥳", "✨"},
+	Love:       {"❤️", "😍", "🥰", "😘", "💕"},
+	Joy:        {"😊", "😄", "🥳", "❤️", "✨"},
 	Sadness:    {"😢", "😭", "💔", "😞", "🫂"},
 	Anger:      {"😡", "😠", "😤", "🤬"},
 	Fear:       {"😱", "😨", "😰", "😬"},
-	Surprise:   {"😮", "😱", "‼️", "😲", "🤯"},
-	Disgust:    {"🤢", "👎", "🤮", "😒", "🙄"},
+	Surprise:   {"😮", "😲", "🤯", "😱", "‼️"},
+	Disgust:    {"🤢", "🤮", "😒", "🙄"},
 	Greeting:   {"👋", "😊", "❤️"},
 	Apology:    {"🙏", "❤️", "🤗", "😔"},
 	Hype:       {"🔥", "🙌", "🤩", "💯", "💪"},
 	Tired:      {"😴", "🥱", "😩", "🫂"},
-	Question:   {"👀", "🤔", "❓"},
+	Question:   {"🤔", "👀", "❓"},
 	Hope:       {"🤞", "🙏", "✨", "🍀"},
 	Compliment: {"😍", "🔥", "✨", "👏", "❤️"},
 	GetWell:    {"🙏", "❤️", "💪", "🤒"},

@@ -38,7 +38,6 @@ var Vocabulary = []struct {
 	{"😬", "awkward, nervous"},
 	{"🤢", "disgusted, sick"},
 	{"🤮", "gross"},
-	{"👎", "disapproval, that is bad"},
 	{"😒", "unamused"},
 	{"🙄", "eye roll"},
 	{"🙏", "thanks, please, praying"},
