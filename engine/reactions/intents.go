@@ -91,6 +91,9 @@ var DefaultRow = []string{"😂", "❤️", "😍", "😢", "😡", "👍", "�
 // one least in line with the mood. Each row's own reactions follow.
 var moodRows = map[int][]string{
 	+1: {"❤️", "😂", "😍", "😢", "😡", "🔥", "👏", "😊"},
+	// A message whose cues are not cheerful (a question, surprise, a
+	// mild fear) is answered with anything before adoration: 😍 goes first.
+	0:  {"😂", "❤️", "😢", "😡", "😍", "👍", "🙏", "😮", "😭", "🤣"},
 	-1: {"😢", "😡", "❤️", "😂", "😍", "🙏", "😮", "🫂"},
 }
 

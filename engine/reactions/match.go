@@ -127,9 +127,10 @@ const (
 // intensifier just before a cue ("so happy") strengthens it. Each intent is
 // reported once, with its strongest cue, in the order of first appearance.
 func Cues(text, locale string) []CueHit {
+	marks := markCues(text)
 	norm := textnorm.Normalize(text, 0)
 	if norm == "" {
-		return nil
+		return marks
 	}
 	raw := strings.Fields(norm)
 	toks := make([][4]string, len(raw)) // as typed, runs squeezed to 2, to 1, Arabic proclitics off
@@ -268,6 +269,9 @@ func Cues(text, locale string) []CueHit {
 				add(c.intent, w, what, i, c.lexicon())
 			}
 		}
+	}
+	for _, m := range marks {
+		add(m.Intent, m.Weight, m.Cue, len(raw), false)
 	}
 	slices.SortStableFunc(hits, func(a, b CueHit) int {
 		if a.Weight != b.Weight {

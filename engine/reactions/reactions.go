@@ -291,12 +291,16 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		fill = moodRows[+1]
 	case g.moodSum <= -b.Gloomy:
 		fill = moodRows[-1]
+	case g.cued:
+		fill = moodRows[0]
+	}
+	if g.actMood > 0 {
+		fill = gloomLast(fill)
 	}
 	priorOf := map[string]float64{}
 	for i, e := range fill {
-		// A speech act's mood is no guess: no 😂 under a condolence, no
-		// 😡 under thanks.
-		if g.actMood != 0 && faceMood[e] == -g.actMood {
+		// A loss is no guess: no 😂 under a condolence.
+		if g.actMood < 0 && faceMood[e] > 0 {
 			continue
 		}
 		if k := key(e); g.known(e, k) {
@@ -364,6 +368,27 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		out = append(out, r.Suggestion)
 	}
 	return out
+}
+
+// gloomLast moves the row's gloomy faces to the end of its first
+// RowFaces, so the reactions of thanks or congratulations displace them
+// first. They are not dropped as a condolence drops 😂: a 😢 under a
+// "thank you" misses, it does not hurt, and people thank on sad and angry
+// lines too ("thanks for nothing").
+func gloomLast(fill []string) []string {
+	n := min(RowFaces, len(fill))
+	out := make([]string, 0, len(fill))
+	for _, e := range fill[:n] {
+		if faceMood[e] >= 0 {
+			out = append(out, e)
+		}
+	}
+	for _, e := range fill[:n] {
+		if faceMood[e] < 0 {
+			out = append(out, e)
+		}
+	}
+	return append(out, fill[n:]...)
 }
 
 // admitted applies the reactions-not-topics rule: a topical emoji needs

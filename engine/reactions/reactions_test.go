@@ -2,6 +2,7 @@ package reactions
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -342,7 +343,68 @@ func TestPriorBlend(t *testing.T) {
 	strong := emojis(Suggest(Input{Text: "thank you so much", Locale: "en"}, 6))
 	assert.Equal(t, "🙏", strong[0], "%v", strong)
 	assert.Contains(t, strong, DefaultRow[0], "the prior still fills the row")
-	assert.NotContains(t, strong, "😡", "no clashing face under thanks")
+	assert.NotContains(t, strong, "😡", "under thanks the gloomy faces are displaced first")
+}
+
+// TestGloomLast checks that thanks or congratulations move the gloomy faces
+// to the end of the five (displaced first) without dropping them.
+func TestGloomLast(t *testing.T) {
+	got := gloomLast(DefaultRow)
+	assert.Equal(t, []string{"😂", "❤️", "😍", "😢", "😡"}, got[:RowFaces])
+	got = gloomLast(moodRows[-1])
+	assert.Equal(t, []string{"❤️", "😂", "😍", "😢", "😡"}, got[:RowFaces])
+	assert.Equal(t, moodRows[-1][RowFaces:], got[RowFaces:])
+}
+
+// TestNotCheerfulCueDisplacesAdorationFirst checks that a question or a
+// surprise, whose cues are not cheerful, lets its face displace 😍 rather
+// than a sad or angry face.
+func TestNotCheerfulCueDisplacesAdorationFirst(t *testing.T) {
+	for _, text := range []string{"wait, what?!", "¿en serio?!"} {
+		got := emojis(Suggest(Input{Text: text, Locale: "es"}, 5))
+		assert.Contains(t, got, "😮", "%q: %v", text, got)
+		assert.Subset(t, got, []string{"😂", "❤️", "😢", "😡"}, "%q: %v", text, got)
+		assert.NotContains(t, got, "😍", "%q: %v", text, got)
+	}
+}
+
+func TestMarks(t *testing.T) {
+	cases := []struct {
+		text string
+		want []Intent // the intents of the marks, in order
+	}{
+		{"see you tomorrow :)", []Intent{Joy}},
+		{"nice:)", []Intent{Joy}},
+		{"missed the bus :'(", []Intent{Sadness}},
+		{"miss you <3", []Intent{Love}},
+		{"you did WHAT?!", []Intent{Surprise, Question}},
+		{"¿Qué?! ", []Intent{Surprise, Question}},
+		{"we won!!", []Intent{Surprise}},
+		{"¡Hola!", nil},
+		{"where are you?", []Intent{Question}},
+		{"你在哪里？", []Intent{Question}},
+		{"كيف حالك؟", []Intent{Question}},
+		{"meet at 8:00 (or later)", nil},
+		{"see http://example.com/do", nil},
+		{"re:do the tests", nil},
+		{"T_T", []Intent{Sadness}},
+		{"at_time", nil},
+	}
+	for _, c := range cases {
+		var got []Intent
+		for _, h := range markCues(c.text) {
+			got = append(got, h.Intent)
+		}
+		assert.Equal(t, c.want, got, "%q", c.text)
+	}
+	for _, e := range emoticons {
+		for _, m := range e.marks {
+			assert.True(t, strings.ContainsAny(m, emoticonRunes), "%q has none of emoticonRunes: never searched", m)
+		}
+	}
+	hits := Cues(":(", "en")
+	require.Len(t, hits, 1, "a message of marks alone")
+	assert.Equal(t, Sadness, hits[0].Intent)
 }
 
 // TestContrast checks that the clause after a contrast decides the mood.
