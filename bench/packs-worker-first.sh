@@ -2,7 +2,7 @@
 # GET latency of pack and culture files with the Worker first
 # (wrangler.toml's run_worker_first, service/staticfiles) against the asset
 # server alone (the same config without run_worker_first), same machine, same
-# run, one after the other (BENCHMARKS.md, issue 27).
+# run, one after the other (docs/benchmarks-history.md, issue 27).
 #   bench/packs-worker-first.sh [hostsim|workerd] [requests per file]
 # Needs ./build.sh first. Listens on 127.0.0.1 only.
 set -euo pipefail

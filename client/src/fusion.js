@@ -21,7 +21,7 @@ export function shouldUseSemantic(alias) {
  * 3 holds a right emoji at least 90 % of the time on the development sets
  * (en.emojilib, en.openmoji-tags, zh.rime.dev; default device engine),
  * for one word and for two or more: 0.902 and 1 (bench/client/session-rule.mjs
- * reproduces them; BENCHMARKS.md "Issue 24").
+ * reproduces them; docs/benchmarks-history.md "Issue 24").
  */
 export const DEFAULT_SESSION_CALIBRATION = /* @__PURE__ */ Object.freeze({ oneWord: 0.902, words: 1 })
 

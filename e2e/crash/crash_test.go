@@ -8,7 +8,7 @@
 // (2 s since issue 31). faults_test.go is issue 31's fault suite.
 //
 // The short version (about a minute) runs in CI through test.sh. Longer
-// and larger runs are benchmarks (figures in BENCHMARKS.md):
+// and larger runs are benchmarks (figures in docs/benchmarks-history.md):
 //
 //	CRASH_CLIENTS=50 CRASH_SECONDS=20 CRASH_ROUNDS=term,kill,kill,term,kill,term go test -count=1 -v -run TestCrashSuite ./e2e/crash/
 //	CRASH_LOAD=1 CRASH_CLIENTS=200 CRASH_SECONDS=60 go test -count=1 -v -run TestLoad ./e2e/crash/

@@ -29,8 +29,8 @@ import (
 // suite's): a hung embedding backend under load, bodies that break the
 // rules, the bomb corpus, damaged state files (R2, KV and cache entries,
 // a lost image body) and a damaged D1 file. About 90 s on 2 cores (three
-// starts of hostsim, 8 s of load, ten 90 MB bodies); the figures go to
-// BENCHMARKS.md:
+// starts of hostsim, 8 s of load, ten 90 MB bodies); the figures are in
+// docs/benchmarks-history.md:
 //
 //	E2E_SKIP_BUILD=1 go test -count=1 -v -run TestFaultSuite ./e2e/crash/
 func TestFaultSuite(t *testing.T) {

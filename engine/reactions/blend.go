@@ -42,7 +42,7 @@ type Blend struct {
 const RowFaces = 5
 
 // Calibrated is the blend Suggest uses, tuned on TweetEval's training
-// split (see BENCHMARKS.md, issue 28). Present and Act are set by hand:
+// split (see docs/benchmarks-history.md, issue 28). Present and Act are set by hand:
 // that set strips emoji from its text and has none of the acts' reactions
 // among its labels. Lexicon, Vocab, Alias and Nearest came out 0: at no
 // weight tried did they gain the tuner's least worthwhile gain (0.001 of

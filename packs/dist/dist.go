@@ -6,7 +6,7 @@
 // Why no index is built in (spec 1 Locale rules 4 builds en and tr in): the
 // two indexes cost the module about 290 KB gzip, and with them the Worker
 // did not leave room under the Free plan's 3 MiB for the features still to
-// come (issue 17; BENCHMARKS.md, "Issue 17"). They load from the assets
+// come (docs/benchmarks-history.md, "Issue 17"). They load from the assets
 // like every other locale instead (about a millisecond to decode once
 // read), and the instance's first search warms both in its waitUntil
 // (search.Config.Prefetch), so only an instance's very first search waits

@@ -64,7 +64,7 @@ func unauthorized(reason string) error {
 // It is written out here rather than taken from a JWT library: the Worker
 // needs one algorithm, and a general library registers every algorithm
 // (ECDSA, EdDSA and their curves), which cost the module about 100 KB
-// gzip (BENCHMARKS.md, "Issue 17"). The steps, their order and the
+// gzip (docs/benchmarks-history.md, "Issue 17"). The steps, their order and the
 // reasons are those of github.com/golang-jwt/jwt/v5 with strict base64,
 // which verified these tokens before; TestVerify's table holds it to them.
 func (a *Authenticator) Verify(token string) (Identity, error) {

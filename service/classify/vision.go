@@ -100,7 +100,7 @@ var ErrVision = errors.New("classify: vision backend failed")
 
 // VisionDeadline is the vision model's deadline: Workers AI's vision
 // models take seconds for a 384 px picture (the local model of hostsim
-// answers in milliseconds; BENCHMARKS.md, issue 31), well inside a
+// answers in milliseconds; docs/benchmarks-history.md, issue 31), well inside a
 // request's minute, and the breaker keeps a hung model to one such wait
 // per cool-down.
 const VisionDeadline = 8 * time.Second

@@ -32,7 +32,7 @@ type Model struct {
 // right when the emoji has that phrase; Floor is the cosine where the top
 // answer is right half the time, Ceiling where it is right 90 % of the time
 // (the probe is optimistic: the model's locale words are built from the same
-// emoji texts). Never from the evaluation sets; BENCHMARKS.md has the table.
+// emoji texts). Never from the evaluation sets; docs/benchmarks-history.md has the table.
 // bge-m3@1024 is the production model with spec 3's
 // DEFAULT_SEMANTIC_CALIBRATION.
 var Models = []Model{

@@ -38,7 +38,7 @@ var ErrOpen = errors.New("modelguard: circuit open after the model failed")
 // write-behind's timer, which the worker arms with jsutil.After.
 type Timer = writebehind.Timer
 
-// Defaults, chosen from measurements (BENCHMARKS.md, issue 31): the local
+// Defaults, chosen from measurements (docs/benchmarks-history.md, issue 31): the local
 // embedding model answers through the REST path in a few ms at p99 on
 // both targets and Workers AI's bge-m3 in a few hundred; 1 s keeps a
 // hung backend's search under the 2 s bar. The vision model takes

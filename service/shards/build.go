@@ -19,7 +19,7 @@ const (
 	MinSearches = 10
 	WindowDays  = 6
 	// MaxPublished bounds one build's work (one search per query); the most
-	// searched qualifying queries win. Measured in BENCHMARKS.md.
+	// searched qualifying queries win. Measured in docs/benchmarks-history.md.
 	MaxPublished = 10_000
 	// Limit is the number of results per query, the search default.
 	Limit = 24
