@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 const { createEngine } = await import(join(root, 'client/index.js'))
-const version = JSON.parse(readFileSync(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
+const { packVersion: version } = await import('./version.mjs')
 const arg = (name) => { const at = process.argv.indexOf(name); return at > 0 ? process.argv[at + 1] : undefined }
 let input, loadMs = 0
 if (arg('--load')) {

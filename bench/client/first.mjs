@@ -21,7 +21,7 @@ import { promisify } from 'node:util'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '../..')
 const runs = +(process.argv[2] || 9)
-const version = JSON.parse(await readFile(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
+const { packVersion: version } = await import('./version.mjs')
 const dist = join(root, 'packs/dist', version)
 // The pack files as /v1/pack/<version>/ serves them (no directory walks).
 const srv = createServer(async (req, res) => {
