@@ -94,15 +94,16 @@ class Strs {
   }
 }
 const strs = (S, i) => new Strs(S[i], S[i + 1])
+const none = new Uint32Array(0)
 
 // Tab is a keyed table: sorted keys, posting offsets and lists, and hash
 // slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
 class Tab {
   constructor(S, i, phrases, base, lazy) {
-    this.k = strs(S, i)
+    if (S[i]) this.k = strs(S, i) // a device index's stem keys: made on first use (LazyStems)
     this.off = S[i + 2]
     this.post = S[i + 3]
-    this.slots = S[i + 4]
+    this.slots = S[i + 4] || none
     if (lazy) return // its lists are made on lookup (LazyStems)
     const n = this.slots.length
     // What search reads is checked: posting ranges inside the postings (out
@@ -159,17 +160,18 @@ class Tab {
   }
 }
 
-// LazyTerms is a device index's term table: each term's postings are
-// varints of their own (packs/FORMAT.md "Device index"), decoded on the
-// term's first lookup (find, place) into lists shaped as Tab's (off,
-// post): an engine does not decode the tens of thousands of postings
-// typing never reaches.
+// LazyTerms is a device index's term table. The file lists a term's texts
+// (packs/FORMAT.md "Device index"): those it starts, a run of the texts
+// ordered by their tokens, and the others, varints of its own; the term's
+// phrases are those texts' phrases (numbered text by text, so ascending),
+// made on its first lookup (find, place) into lists shaped as Tab's (off,
+// post): an engine does not decode the tens of thousands of postings typing
+// never reaches.
 class LazyTerms extends Tab {
   constructor(S, phrases, base) {
     super(S, 22, -1, 0, true)
-    this.bytes = this.post // section 25 as stored; this.off: where each list starts in it
-    this.bat = this.off
-    if (this.bat.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
+    this.S = S
+    if (S.listAt.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
     this.n = phrases
     this.base = base
     this.off = [0]
@@ -180,43 +182,63 @@ class LazyTerms extends Tab {
     const k = super.find(key)
     return k < 0 ? -1 : this.place(k)
   }
-  // place is term t's place in off and post, its list decoded there on
-  // first use only.
+  // place is term t's place in off and post, its list made there on first
+  // use only.
   place(t) {
     if (this.at[t] >= 0) return this.at[t]
-    const a = this.bat[t], b = this.bat[t + 1]
-    if (!(a <= b && b <= this.bytes.length)) throw bad('posting offsets')
-    const u8 = this.bytes, post = this.post, lo = this.base, hi = lo + this.n
-    for (let at = a, prev = lo; at < b;) { // zigzag delta varints, the first from 0
+    const S = this.S, first = S.first, ts = S.tStart, nt = first.length
+    const a = S.listAt[t], b = S.listAt[t + 1]
+    if (!(a <= b && b <= S.lists.length)) throw bad('posting offsets')
+    const later = []
+    for (let at = a, prev = 0; at < b;) { // zigzag delta varints, the first from 0
       let v = 0, mul = 1, c
       do {
         if (at >= b || mul > 2 ** 35) throw bad('postings')
-        c = u8[at++]
+        c = S.lists[at++]
         v += (c & 0x7f) * mul
         mul *= 128
       } while (c & 0x80)
       prev += v % 2 ? -(v + 1) / 2 : v / 2
-      if (prev < lo || prev >= hi) throw bad('postings')
-      post.push(prev)
+      if (prev < 0 || prev >= nt) throw bad('postings')
+      later.push(prev)
+    }
+    let i = lower(first, t), j = 0
+    const end = lower(first, t + 1), post = this.post, base = this.base
+    while (i < end || j < later.length) { // the two ascending lists of texts, merged
+      const x = j >= later.length || (i < end && i < later[j]) ? i++ : later[j++]
+      for (let p = ts[x]; p < ts[x + 1]; p++) post.push(p + base)
     }
     this.off.push(post.length)
     return (this.at[t] = this.off.length - 2)
   }
 }
 
-// LazyStems is a device index's stem table: its sorted keys are in the
-// file, and each stem's list, the union of its terms' lists (the file says
-// which stem each term has), is made on the stem's first lookup: typing
+// lower is the first position of a sorted array whose value is not below v.
+function lower(a, v) {
+  let lo = 0, hi = a.length
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1
+    if (a[m] < v) lo = m + 1
+    else hi = m
+  }
+  return lo
+}
+
+// LazyStems is a device index's stem table: its sorted keys (most of them
+// a term's key, which the file names instead of spelling) are made on the
+// first lookup, and each stem's list, the union of its terms' lists (the
+// file says which stem each term has), on the stem's first lookup: typing
 // looks up few stems, and an engine is ready sooner.
 class LazyStems extends Tab {
   constructor(S, terms) {
     super(S, 28, -1, 0, true)
-    const stemOf = S.stemOf, nk = this.k.length
+    const stemOf = S.stemOf, nk = S.stemTerm.length
     const off = new Int32Array(nk + 1)
     for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) off[stemOf[t]]++
     for (let k = 0; k < nk; k++) off[k + 1] += off[k]
     const at = off.slice(0, nk), by = new Int32Array(off[nk])
     for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[at[stemOf[t] - 1]++] = t
+    this.S = S
     this.byOff = off
     this.byTerm = by
     this.terms = terms
@@ -224,6 +246,28 @@ class LazyStems extends Tab {
     this.post = []
     this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
   }
+  // k is the stem keys as a string table: each a term's key or, when no
+  // term has it, the next of the file's other stem keys.
+  get k() {
+    if (this._k) return this._k
+    const S = this.S, st = S.stemTerm, T = S[22], TB = S[23], odd = S.stemOdd, nk = st.length
+    const o = new Uint32Array(nk + 1)
+    let n = 0, j = 0
+    for (let k = 0; k < nk; k++) {
+      const t = st[k] - 1
+      n += t >= 0 ? T[t + 1] - T[t] : odd.o[j + 1] - odd.o[j++]
+      o[k + 1] = n
+    }
+    if (j !== odd.length) throw bad('stem keys')
+    const b = new Uint8Array(n)
+    j = 0
+    for (let k = 0; k < nk; k++) {
+      const t = st[k] - 1
+      b.set(t >= 0 ? TB.subarray(T[t], T[t + 1]) : odd.b.subarray(odd.o[j], odd.o[++j]), o[k])
+    }
+    return (this._k = new Strs(o, b))
+  }
+  set k(v) {} // Tab's constructor: the keys are made on first use
   // find is the stem's place in off and post, its list appended there on
   // its first lookup only.
   find(key) {
@@ -254,7 +298,7 @@ class BinSeg extends Seg {
     this.base = base
     this.n = n
     this.maxW = S[2][0] || 0
-    this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
+    this.ph = S.text ? { at: S.text } : strs(S, 17) // a device index's texts: see deviceSections
     this.terms = derived ? new LazyTerms(S, n, base) : new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
     this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
@@ -317,49 +361,112 @@ class BinSeg extends Seg {
 export const isDeviceIndex = (v) =>
   (v instanceof ArrayBuffer || v instanceof Uint8Array) && v.byteLength >= 8 && dec.decode(new Uint8Array(v instanceof Uint8Array ? v.buffer : v, v.byteOffset || 0, 8)) === 'ESDEV\0\0\0'
 
-// deviceSections expands a device index (packs/FORMAT.md "Device index",
-// Go: packs/device.go) into the 48 sections of the binary index it was made
-// from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
-// each term's stem kept for the stem table (LazyStems); hash slots and
-// dropped sections empty (keyed tables without slots binary-search their keys).
+// deviceSections reads a device index (packs/FORMAT.md "Device index", Go:
+// packs/device.go) as the sections of a binary index BinSeg reads, typed
+// arrays at the binary index's section numbers: strings in place, varints
+// summed, the phrase columns made text by text. What a device index stores
+// otherwise is kept for the lazy tables: per text its first term (S.first)
+// and first phrase (S.tStart), the terms' other texts (S.listAt, S.lists),
+// each term's stem and the stem keys (S.stemOf, S.stemTerm, S.stemOdd), the
+// entry ids' hash (S.ids); S.text(i) is phrase i's text, made on first use.
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
-  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 2 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
-  const S = []
-  let at = 14 + 480
-  for (let i = 0; i < 48; i++) {
+  const N = 29
+  if (u8.length < 14 + 10 * N || dv.getUint16(8, true) !== 3 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== N) throw bad('device header')
+  const D = []
+  let at = 14 + 10 * N
+  for (let i = 0; i < N; i++) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
-    if (enc === 0 && !len) S.push(new Uint8Array(0))
-    else if (!T || at + len > u8.length || enc > 6 || !enc || (enc > 4) !== (i === 24 || i === 25)) throw bad('device section ' + i)
-    else if (enc === 6) S.push(u8.subarray(at, at + len)) // term lists: LazyTerms decodes each on its first lookup
-    else if (enc === 1) {
-      if (len !== w * count) throw bad('device section ' + i)
-      if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
-      else {
-        const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
-        c.set(u8.subarray(at, at + len))
-        S.push(new T(c.buffer))
-      }
-    } else if (i === 17 && enc === 2) { // phrase text offsets: read for results only, decoded on the first
-      const a = at, z = at + len
-      let o
-      S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
-      S.push(null)
-    } else if (enc === 2 || enc === 4 || enc === 5) S.push(unzig(u8, at, at + len, enc === 2 ? new T(count) : new Uint32Array(count), i)) // 5: byte offsets, past 16 bits
-    else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
-    at += len
+    if (!T || at + len > u8.length || enc !== DEV_ENC[i] || (enc === 1 && (w !== 1 || len !== count)) || (enc === 5 && len !== 4)) throw bad('device section ' + i)
+    const a = at, z = at + len
+    D.push(enc === 1 || enc === 4 ? u8.subarray(a, z) : enc === 2 ? unzig(u8, a, z, new T(count), i) : enc === 5 ? { count, hash: dv.getUint32(a, true) } : { a, z, count, T })
+    at = z
   }
   if (at !== u8.length) throw bad('device length')
-  // The stem each term has (section 30): LazyStems makes the stem lists.
-  const stemOf = S[30], nk = S[28].length - 1
-  if (stemOf.length !== S[24].length - 1 && stemOf.length) throw bad('term stems')
-  for (let t = 0; t < stemOf.length; t++) if (stemOf[t] > nk) throw bad('term stems')
-  S.stemOf = stemOf
-  S[30] = new Uint32Array(0)
+  const S = []
+  ;[S[0], S[1], S[2], S[3], S[4], S[15], S[16], S[22], S[23]] = [D[0], D[1], D[2], D[3], D[4], D[6], D[7], D[8], D[9]]
+  ;[S[38], S[39], S[40], S[41]] = [D[25], D[26], D[27], D[28]]
+  S.ids = D[5]
+  const nTerms = Math.max(S[22].length - 1, 0)
+  // Each term's stem (0: unspaced, the terms the grams come from); the
+  // stem keys (LazyStems).
+  const stemOf = (S.stemOf = D[10]), nk = D[11].length
+  if (stemOf.length !== nTerms || (nk && max(stemOf) > nk) || max(D[11]) > nTerms) throw bad('term stems')
+  S.stemTerm = D[11]
+  S.stemOdd = new Strs(D[12], D[13])
   S.unspaced = []
-  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t) // the terms the grams come from
+  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t)
+  // The texts: their first terms (ascending), then per text its phrases'
+  // count, entries (steps from the text's previous phrase) and fields.
+  const first = (S.first = D[14]), nt = first.length, cnt = unvar(u8, D[17], 17), step = unvar(u8, D[18], 18), ntok = unvar(u8, D[15], 15)
+  if (max(first) >= nTerms || cnt.length !== nt || ntok.length !== nt || D[19].length !== step.length) throw bad('device texts')
+  const n = step.length, pe = new Uint16Array(n), pn = new Uint8Array(n), ts = (S.tStart = new Uint32Array(nt + 1))
+  let p = 0
+  for (let x = 0; x < nt; x++) {
+    const c = cnt[x], k = ntok[x] > 255 ? 255 : ntok[x]
+    if (!c || p + c > n) throw bad('device texts')
+    let e = 0
+    for (let j = 0; j < c; j++, p++) pe[p] = e += step[p], pn[p] = k
+    ts[x + 1] = p
+  }
+  if (p !== n) throw bad('device texts')
+  ;[S[19], S[20], S[21]] = [pe, D[19], pn]
+  S.listAt = D[20]
+  S.lists = D[21]
+  if (S.listAt.length !== nTerms + 1 || max(S.listAt) > S.lists.length) throw bad('posting offsets')
+  // Phrase i's text: its text's terms joined by spaces, or the text as the
+  // file spells it when that is not it ("t恤": no space between scripts).
+  let rest, restAt, odd
+  const terms = new Strs(S[22], S[23])
+  S.text = (i) => {
+    if (!rest) {
+      rest = unvar(u8, D[16], 16)
+      restAt = new Uint32Array(nt + 1)
+      for (let x = 0; x < nt; x++) restAt[x + 1] = restAt[x] + ntok[x] - 1
+      if (restAt[nt] !== rest.length || max(rest) >= nTerms) throw bad('device texts')
+      odd = new Map()
+      const ids = D[22], texts = new Strs(D[23], D[24])
+      if (ids.length !== texts.length) throw bad('device texts')
+      for (let j = 0; j < ids.length; j++) odd.set(ids[j], texts.at(j))
+    }
+    const x = lower(ts, i + 1) - 1
+    let s = odd.get(x)
+    if (s === undefined) {
+      s = terms.at(first[x])
+      for (let j = restAt[x]; j < restAt[x + 1]; j++) s += ' ' + terms.at(rest[j])
+    }
+    return s
+  }
   return S
+}
+
+// DEV_ENC is the encoding of each section of a device index (packs/device.go):
+// 1 raw bytes, 2 zigzag delta varints, 3 varints, 4 lists of delta varints, 5 a hash.
+const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 3, 3, 3, 3, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2]
+
+// unvar is the values of the LEB128 varints of section d (a device index's
+// varints section) of u8.
+function unvar(u8, d, i) {
+  const out = new Uint32Array(d.count)
+  let at = d.a
+  for (let j = 0; j < out.length; j++) {
+    if (at >= d.z) throw bad('device section ' + i)
+    let v = u8[at++]
+    if (v > 127) {
+      v &= 0x7f
+      let mul = 128, b
+      do {
+        if (at >= d.z || mul > 2 ** 28) throw bad('device section ' + i)
+        b = u8[at++]
+        v += (b & 0x7f) * mul
+        mul *= 128
+      } while (b & 0x80)
+    }
+    out[j] = v
+  }
+  if (at !== d.z) throw bad('device section ' + i)
+  return out
 }
 
 // unzig fills out with the running sum of the zigzag LEB128 varints in
@@ -486,11 +593,24 @@ export function indexPack(bytes) {
  * throws otherwise.
  */
 export function checkIndexPack(p, en, locale) {
-  const ids = strs(p.bin, 5).all(), x = en.rowIndex.id
-  if (p.locale !== locale || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
+  const x = en.rowIndex.id
+  if (p.locale !== locale || p.packVersion !== en.packVersion || !sameIds(p.bin, en.rows.map((r) => r[x]))) {
     throw bad(`not the ${locale} index of pack.en.json ${en.packVersion}`)
   }
   return p
+}
+
+// sameIds reports an index's entry table is ids: a binary index lists the
+// ids, a device index has their count and hash (32-bit FNV-1a of each id's
+// UTF-8 bytes and a newline).
+function sameIds(S, ids) {
+  if (!S.ids) {
+    const own = strs(S, 5).all()
+    return own.length === ids.length && own.every((id, i) => id === ids[i])
+  }
+  let h = 0x811c9dc5
+  for (const b of enc.encode(ids.join('\n') + '\n')) h = Math.imul(h ^ b, 0x01000193)
+  return S.ids.count === ids.length && S.ids.hash === h >>> 0
 }
 
 // full is the phrase count of the engine BinIndex is building when every
@@ -525,10 +645,9 @@ export class BinIndex extends Index {
       return super.build(loc, packs)
     }
     const S = b.bin
-    const m = S[5].length - 1
-    const ids = strs(S, 5).all()
-    if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
-    for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
+    const m = S.ids ? S.ids.count : S[5].length - 1
+    const ids = this.E.filter((e) => !e.custom).map((e) => e.id)
+    if (b.packVersion !== this.packVersion || !sameIds(S, ids)) throw bad('not of pack ' + this.packVersion + ' (its entry table)')
     const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
