@@ -39,7 +39,7 @@ const (
 const (
 	dMeta, dParams, dGroups, dIDs, dLabels, dTerms = 0, 2, 3, 5, 6, 8
 	dTermStem, dStemTerm, dStemKeys                = 10, 11, 12
-	dFirst, dNTok, dRest, dCount, dEntry, dField   = 14, 15, 16, 17, 18, 19
+	dFirst, dNTok, dRest, dStart, dEntry, dField   = 14, 15, 16, 17, 18, 19
 	dListAt, dLists, dOddIDs, dOdd, dSymbols       = 20, 21, 22, 23, 25
 	deviceSections                                 = 29
 )
@@ -131,10 +131,10 @@ func CompactIndex(idx []byte, rules TermRules) ([]byte, error) {
 	put(dStemKeys, deltas(4, offsets(odd)))
 	put(dStemKeys+1, bytesOf(odd))
 	put(dFirst, deltas(4, tx.first))
-	put(dNTok, varints(1, tx.ntok))
+	put(dNTok, devSection{width: 1, enc: devRaw, count: len(tx.ntok), data: tx.ntok})
 	put(dRest, varints(4, tx.rest))
-	put(dCount, varints(4, tx.count))
-	put(dEntry, varints(2, tx.entry))
+	put(dStart, deltas(4, tx.start))
+	put(dEntry, deltas(2, tx.entry))
 	put(dField, devSection{width: 1, enc: devRaw, count: len(tx.field), data: tx.field})
 	put(dListAt, deltas(4, tx.listAt))
 	put(dLists, devSection{width: 4, enc: devLists, count: tx.nPost, data: tx.lists})
@@ -250,14 +250,14 @@ func list(secs []section, i, k int) []uint32 {
 
 // texts is the device index's text table (sections dFirst to dOdd).
 type texts struct {
-	first, ntok, rest []uint32 // per text: its first token's term, token count; the other tokens' terms
-	count, entry      []uint32 // per text its phrase count; per phrase its entry, from the text's previous phrase's
-	field             []byte   // per phrase
-	listAt            []uint32 // per term (and one past the last), where its list starts in lists
-	lists             []byte   // per term, the texts holding it but as first token
-	nPost             int
-	oddIDs            []uint32 // the texts whose tokens joined by spaces are not the text
-	odd               []string // and those texts
+	first, rest  []uint32 // per text: its first token's term; the other tokens' terms
+	start, entry []uint32 // per text (and one past the last) its first phrase; per phrase its entry
+	ntok, field  []byte   // per phrase: its text's token count, its field
+	listAt       []uint32 // per term (and one past the last), where its list starts in lists
+	lists        []byte   // per term, the texts holding it but as first token
+	nPost        int
+	oddIDs       []uint32 // the texts whose tokens joined by spaces are not the text
+	odd          []string // and those texts
 }
 
 // textTable makes the text table: the distinct phrase texts ordered by
@@ -292,7 +292,7 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 				}
 				t.toks = append(t.toks, id)
 			}
-			if len(t.toks) == 0 || min(len(t.toks), 255) != int(ntok[p]) {
+			if len(t.toks) == 0 || len(t.toks) > 255 || len(t.toks) != int(ntok[p]) {
 				return texts{}, fmt.Errorf("%w: %q has %d tokens, the index says %d", ErrDeviceIndex, s, len(t.toks), ntok[p])
 			}
 			byText[s] = t
@@ -305,7 +305,6 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 	later := make([][]uint32, len(terms))
 	for i, t := range all {
 		tx.first = append(tx.first, t.toks[0])
-		tx.ntok = append(tx.ntok, uint32(len(t.toks)))
 		tx.rest = append(tx.rest, t.toks[1:]...)
 		for j, id := range t.toks[1:] {
 			if id != t.toks[0] && !slices.Contains(t.toks[1:j+1], id) {
@@ -321,14 +320,11 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 			tx.odd = append(tx.odd, t.s)
 		}
 		slices.SortFunc(t.ph, func(a, b [2]uint32) int { return slices.Compare(a[:], b[:]) })
-		tx.count = append(tx.count, uint32(len(t.ph)))
-		for j, p := range t.ph {
-			step := p[0]
-			if j > 0 {
-				step -= t.ph[j-1][0]
-			}
-			tx.entry = append(tx.entry, step)
+		tx.start = append(tx.start, uint32(len(tx.entry)))
+		for _, p := range t.ph {
+			tx.entry = append(tx.entry, p[0])
 			tx.field = append(tx.field, byte(p[1]))
+			tx.ntok = append(tx.ntok, byte(len(t.toks)))
 		}
 	}
 	for _, l := range later {
@@ -337,6 +333,7 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 		tx.nPost += len(l)
 	}
 	tx.listAt = append(tx.listAt, uint32(len(tx.lists)))
+	tx.start = append(tx.start, uint32(len(tx.entry)))
 	// The reader's term lists are the phrases of the texts holding the
 	// term: they must be the index's.
 	holding := make([][]uint32, len(terms))

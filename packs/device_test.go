@@ -104,7 +104,7 @@ type phrase struct {
 
 // phrases are the device index's phrases in its order (text by text) and
 // each term's phrases, as the JS reader makes them.
-func (d device) phrases() (out []phrase, termPhrases [][]int) {
+func (d device) phrases(t *testing.T) (out []phrase, termPhrases [][]int) {
 	keys := d.strs(dTerms)
 	odd := map[uint32]string{}
 	for j, s := range d.strs(dOdd) {
@@ -114,7 +114,7 @@ func (d device) phrases() (out []phrase, termPhrases [][]int) {
 	textPhrases := make([][]int, len(d.vals[dFirst]))
 	termTexts := make([][]int, len(keys))
 	for x, first := range d.vals[dFirst] {
-		toks := append([]uint32{first}, rest[:d.vals[dNTok][x]-1]...)
+		toks := append([]uint32{first}, rest[:d.vals[dNTok][p]-1]...)
 		rest = rest[len(toks)-1:]
 		text, ok := odd[uint32(x)]
 		if !ok {
@@ -125,10 +125,9 @@ func (d device) phrases() (out []phrase, termPhrases [][]int) {
 			text = strings.Join(words, " ")
 		}
 		termTexts[first] = append(termTexts[first], x)
-		entry := uint32(0)
-		for range d.vals[dCount][x] {
-			entry += d.vals[dEntry][p]
-			out = append(out, phrase{text, entry, d.vals[dField][p], min(uint32(len(toks)), 255)})
+		for range d.vals[dStart][x+1] - d.vals[dStart][x] {
+			require.EqualValues(t, len(toks), d.vals[dNTok][p], "a text's phrases have its token count")
+			out = append(out, phrase{text, d.vals[dEntry][p], d.vals[dField][p], d.vals[dNTok][p]})
 			textPhrases[x] = append(textPhrases[x], p)
 			p++
 		}
@@ -184,7 +183,7 @@ func TestCompactIndex(t *testing.T) {
 		assert.Equal(t, len(secs[secIDs].vals)-1, d.count[dIDs], loc)
 
 		// Phrases: the index's, reordered; each term's list, the same phrases.
-		got, termPhrases := d.phrases()
+		got, termPhrases := d.phrases(t)
 		texts := strTable(secs, secTexts)
 		var want []phrase
 		for p, s := range texts {

@@ -94,6 +94,26 @@ class Strs {
   }
 }
 const strs = (S, i) => new Strs(S[i], S[i + 1])
+
+// Spans is a table of strings each at its own span of the bytes (string i
+// is bytes[a[i]:z[i]]): a device index's stem keys, most of them a term's
+// key, which they share the term table's bytes with; exact lookups only
+// (cmp, at).
+class Spans extends Strs {
+  constructor(a, z, bytes) {
+    super(a, bytes)
+    this.z = z
+    this.length = a.length
+  }
+  at(i) {
+    return this.c[i] ?? (this.c[i] = dec.decode(this.b.subarray(this.o[i], this.z[i])))
+  }
+  cmp(i, m) {
+    const b = this.b, s = this.o[i], n = this.z[i] - s
+    for (let j = 0; j < n && j < m; j++) if (b[s + j] !== buf[j]) return b[s + j] - buf[j]
+    return n - m
+  }
+}
 const none = new Uint32Array(0)
 
 // Tab is a keyed table: sorted keys, posting offsets and lists, and hash
@@ -171,7 +191,6 @@ class LazyTerms extends Tab {
   constructor(S, phrases, base) {
     super(S, 22, -1, 0, true)
     this.S = S
-    if (S.listAt.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
     this.n = phrases
     this.base = base
     this.off = [0]
@@ -186,15 +205,15 @@ class LazyTerms extends Tab {
   // use only.
   place(t) {
     if (this.at[t] >= 0) return this.at[t]
-    const S = this.S, first = S.first, ts = S.tStart, nt = first.length
-    const a = S.listAt[t], b = S.listAt[t + 1]
-    if (!(a <= b && b <= S.lists.length)) throw bad('posting offsets')
+    const { first, tStart: ts, listAt, lists } = this.S.texts(), nt = first.length
+    const a = listAt[t], b = listAt[t + 1]
+    if (!(a <= b && b <= lists.length)) throw bad('posting offsets')
     const later = []
     for (let at = a, prev = 0; at < b;) { // zigzag delta varints, the first from 0
       let v = 0, mul = 1, c
       do {
         if (at >= b || mul > 2 ** 35) throw bad('postings')
-        c = S.lists[at++]
+        c = lists[at++]
         v += (c & 0x7f) * mul
         mul *= 128
       } while (c & 0x80)
@@ -232,40 +251,37 @@ function lower(a, v) {
 class LazyStems extends Tab {
   constructor(S, terms) {
     super(S, 28, -1, 0, true)
-    const stemOf = S.stemOf, nk = S.stemTerm.length
-    const off = new Int32Array(nk + 1)
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) off[stemOf[t]]++
-    for (let k = 0; k < nk; k++) off[k + 1] += off[k]
-    const at = off.slice(0, nk), by = new Int32Array(off[nk])
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[at[stemOf[t] - 1]++] = t
     this.S = S
-    this.byOff = off
-    this.byTerm = by
     this.terms = terms
     this.off = [0]
     this.post = []
-    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
   }
-  // k is the stem keys as a string table: each a term's key or, when no
-  // term has it, the next of the file's other stem keys.
+  // k is the stem keys as a string table, made on first use with the
+  // terms grouped by stem: each key a term's key or, when no term has it,
+  // the next of the file's other stem keys.
   get k() {
     if (this._k) return this._k
-    const S = this.S, st = S.stemTerm, T = S[22], TB = S[23], odd = S.stemOdd, nk = st.length
-    const o = new Uint32Array(nk + 1)
-    let n = 0, j = 0
+    const S = this.S, { stemOf, stemTerm: st, stemOdd: odd } = S.stems(), T = S[22], TB = S[23], nk = st.length
+    const by = new Int32Array(nk + 1)
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[stemOf[t]]++
+    for (let k = 0; k < nk; k++) by[k + 1] += by[k]
+    const at = by.slice(0, nk), terms = new Int32Array(by[nk])
+    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) terms[at[stemOf[t] - 1]++] = t
+    this.byOff = by
+    this.byTerm = terms
+    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
+    const a = new Uint32Array(nk), z = new Uint32Array(nk), tn = TB.length, b = new Uint8Array(tn + odd.b.length)
+    b.set(TB)
+    b.set(odd.b, tn)
+    let j = 0
     for (let k = 0; k < nk; k++) {
       const t = st[k] - 1
-      n += t >= 0 ? T[t + 1] - T[t] : odd.o[j + 1] - odd.o[j++]
-      o[k + 1] = n
+      if (t >= 0) a[k] = T[t], z[k] = T[t + 1]
+      else if (j < odd.length) a[k] = tn + odd.o[j], z[k] = tn + odd.o[++j]
+      else throw bad('stem keys')
     }
     if (j !== odd.length) throw bad('stem keys')
-    const b = new Uint8Array(n)
-    j = 0
-    for (let k = 0; k < nk; k++) {
-      const t = st[k] - 1
-      b.set(t >= 0 ? TB.subarray(T[t], T[t + 1]) : odd.b.subarray(odd.o[j], odd.o[++j]), o[k])
-    }
-    return (this._k = new Strs(o, b))
+    return (this._k = new Spans(a, z, b))
   }
   set k(v) {} // Tab's constructor: the keys are made on first use
   // find is the stem's place in off and post, its list appended there on
@@ -301,7 +317,7 @@ class BinSeg extends Seg {
     this.ph = S.text ? { at: S.text } : strs(S, 17) // a device index's texts: see deviceSections
     this.terms = derived ? new LazyTerms(S, n, base) : new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
-    this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
+    this.grams = derived ? grams(this.terms, S) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
     const keys = sym.k.all()
@@ -363,15 +379,16 @@ export const isDeviceIndex = (v) =>
 
 // deviceSections reads a device index (packs/FORMAT.md "Device index", Go:
 // packs/device.go) as the sections of a binary index BinSeg reads, typed
-// arrays at the binary index's section numbers: strings in place, varints
-// summed, the phrase columns made text by text. What a device index stores
-// otherwise is kept for the lazy tables: per text its first term (S.first)
-// and first phrase (S.tStart), the terms' other texts (S.listAt, S.lists),
-// each term's stem and the stem keys (S.stemOf, S.stemTerm, S.stemOdd), the
-// entry ids' hash (S.ids); S.text(i) is phrase i's text, made on first use.
+// arrays at the binary index's section numbers: strings and bytes in place,
+// deltas summed. What only a lookup or a result's text needs is decoded on
+// first use (engine creation runs mostly before the JIT has warmed up):
+// S.texts() the text table (per text its first term and first phrase, the
+// terms' other texts), S.stems() each term's stem and the stem keys,
+// S.text(i) phrase i's text, S.unspaced() the terms without a stem (the
+// grams come from them). S.ids is the entry ids' count and hash.
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
-  const N = 29
+  const N = DEV_ENC.length
   if (u8.length < 14 + 10 * N || dv.getUint16(8, true) !== 3 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== N) throw bad('device header')
   const D = []
   let at = 14 + 10 * N
@@ -379,56 +396,53 @@ function deviceSections(u8) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
     if (!T || at + len > u8.length || enc !== DEV_ENC[i] || (enc === 1 && (w !== 1 || len !== count)) || (enc === 5 && len !== 4)) throw bad('device section ' + i)
-    const a = at, z = at + len
-    D.push(enc === 1 || enc === 4 ? u8.subarray(a, z) : enc === 2 ? unzig(u8, a, z, new T(count), i) : enc === 5 ? { count, hash: dv.getUint32(a, true) } : { a, z, count, T })
-    at = z
+    D.push(enc === 1 || enc === 4 ? u8.subarray(at, at + len) : enc === 5 ? { count, hash: dv.getUint32(at, true) } : { a: at, z: at + len, count, T })
+    at += len
   }
   if (at !== u8.length) throw bad('device length')
+  const get = (i) => (D[i].a === undefined ? D[i] : (D[i] = D[i].T && DEV_ENC[i] === 2 ? unzig(u8, D[i].a, D[i].z, new D[i].T(D[i].count), i) : unvar(u8, D[i], i)))
   const S = []
-  ;[S[0], S[1], S[2], S[3], S[4], S[15], S[16], S[22], S[23]] = [D[0], D[1], D[2], D[3], D[4], D[6], D[7], D[8], D[9]]
-  ;[S[38], S[39], S[40], S[41]] = [D[25], D[26], D[27], D[28]]
+  for (const [to, from] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [15, 6], [16, 7], [22, 8], [23, 9], [38, 25], [39, 26], [40, 27], [41, 28], [19, 18], [20, 19], [21, 15]]) S[to] = get(from)
   S.ids = D[5]
-  const nTerms = Math.max(S[22].length - 1, 0)
-  // Each term's stem (0: unspaced, the terms the grams come from); the
-  // stem keys (LazyStems).
-  const stemOf = (S.stemOf = D[10]), nk = D[11].length
-  if (stemOf.length !== nTerms || (nk && max(stemOf) > nk) || max(D[11]) > nTerms) throw bad('term stems')
-  S.stemTerm = D[11]
-  S.stemOdd = new Strs(D[12], D[13])
-  S.unspaced = []
-  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t)
-  // The texts: their first terms (ascending), then per text its phrases'
-  // count, entries (steps from the text's previous phrase) and fields.
-  const first = (S.first = D[14]), nt = first.length, cnt = unvar(u8, D[17], 17), step = unvar(u8, D[18], 18), ntok = unvar(u8, D[15], 15)
-  if (max(first) >= nTerms || cnt.length !== nt || ntok.length !== nt || D[19].length !== step.length) throw bad('device texts')
-  const n = step.length, pe = new Uint16Array(n), pn = new Uint8Array(n), ts = (S.tStart = new Uint32Array(nt + 1))
-  let p = 0
-  for (let x = 0; x < nt; x++) {
-    const c = cnt[x], k = ntok[x] > 255 ? 255 : ntok[x]
-    if (!c || p + c > n) throw bad('device texts')
-    let e = 0
-    for (let j = 0; j < c; j++, p++) pe[p] = e += step[p], pn[p] = k
-    ts[x + 1] = p
+  const nTerms = Math.max(S[22].length - 1, 0), n = S[19].length
+  if (S[20].length !== n || S[21].length !== n) throw bad('device texts')
+  let stems, unspaced, texts, rest, restAt, odd
+  S.stems = () => {
+    if (stems) return stems
+    const stemOf = get(10), st = get(11)
+    if (stemOf.length !== nTerms || max(stemOf) > st.length || max(st) > nTerms) throw bad('term stems')
+    return (stems = { stemOf, stemTerm: st, stemOdd: new Strs(get(12), get(13)) })
   }
-  if (p !== n) throw bad('device texts')
-  ;[S[19], S[20], S[21]] = [pe, D[19], pn]
-  S.listAt = D[20]
-  S.lists = D[21]
-  if (S.listAt.length !== nTerms + 1 || max(S.listAt) > S.lists.length) throw bad('posting offsets')
+  S.unspaced = () => {
+    if (unspaced) return unspaced
+    const { stemOf } = S.stems(), u = []
+    for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) u.push(t)
+    return (unspaced = u)
+  }
+  // The texts: their first terms (ascending) and first phrases; the terms'
+  // other texts.
+  S.texts = () => {
+    if (texts) return texts
+    const first = get(14), ts = get(17), nt = first.length
+    if (max(first) >= nTerms || ts.length !== nt + 1 || ts[nt] !== n || ts.mx !== n) throw bad('device texts')
+    const listAt = get(20), lists = get(21)
+    if (listAt.length !== nTerms + 1 || max(listAt) > lists.length) throw bad('posting offsets')
+    return (texts = { first, tStart: ts, listAt, lists })
+  }
   // Phrase i's text: its text's terms joined by spaces, or the text as the
   // file spells it when that is not it ("t恤": no space between scripts).
-  let rest, restAt, odd
   const terms = new Strs(S[22], S[23])
   S.text = (i) => {
+    const { first, tStart: ts } = S.texts(), nt = first.length
     if (!rest) {
-      rest = unvar(u8, D[16], 16)
+      rest = get(16)
       restAt = new Uint32Array(nt + 1)
-      for (let x = 0; x < nt; x++) restAt[x + 1] = restAt[x] + ntok[x] - 1
+      for (let x = 0; x < nt; x++) restAt[x + 1] = restAt[x] + S[21][ts[x]] - 1
       if (restAt[nt] !== rest.length || max(rest) >= nTerms) throw bad('device texts')
       odd = new Map()
-      const ids = D[22], texts = new Strs(D[23], D[24])
-      if (ids.length !== texts.length) throw bad('device texts')
-      for (let j = 0; j < ids.length; j++) odd.set(ids[j], texts.at(j))
+      const ids = get(22), spelt = new Strs(get(23), get(24))
+      if (ids.length !== spelt.length) throw bad('device texts')
+      for (let j = 0; j < ids.length; j++) odd.set(ids[j], spelt.at(j))
     }
     const x = lower(ts, i + 1) - 1
     let s = odd.get(x)
@@ -443,21 +457,21 @@ function deviceSections(u8) {
 
 // DEV_ENC is the encoding of each section of a device index (packs/device.go):
 // 1 raw bytes, 2 zigzag delta varints, 3 varints, 4 lists of delta varints, 5 a hash.
-const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 3, 3, 3, 3, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2]
+const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 1, 3, 2, 2, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2]
 
-// unvar is the values of the LEB128 varints of section d (a device index's
-// varints section) of u8.
+// unvar is the values of the LEB128 varints of a device index's section d
+// (stored in u8[d.a:d.z]).
 function unvar(u8, d, i) {
-  const out = new Uint32Array(d.count)
+  const out = new Uint32Array(d.count), z = d.z
   let at = d.a
   for (let j = 0; j < out.length; j++) {
-    if (at >= d.z) throw bad('device section ' + i)
+    if (at >= z) throw bad('device section ' + i)
     let v = u8[at++]
     if (v > 127) {
       v &= 0x7f
       let mul = 128, b
       do {
-        if (at >= d.z || mul > 2 ** 28) throw bad('device section ' + i)
+        if (at >= z || mul > 2 ** 28) throw bad('device section ' + i)
         b = u8[at++]
         v += (b & 0x7f) * mul
         mul *= 128
@@ -465,7 +479,7 @@ function unvar(u8, d, i) {
     }
     out[j] = v
   }
-  if (at !== d.z) throw bad('device section ' + i)
+  if (at !== z) throw bad('device section ' + i)
   return out
 }
 
@@ -497,67 +511,38 @@ function unzig(u8, at, end, out, i) {
   return out
 }
 
-// grams makes the gram table a device index leaves out from the segment's
-// unspaced terms (those with no stem): a gram's (a character or a pair of
-// them) phrases are those of the unspaced terms holding it. This runs while
-// the page waits for its first engine, mostly before the JIT has warmed up
-// (a Chinese index is all unspaced terms): the keys' UTF-8 bytes are read
-// as code points, a gram keyed by a number (gram), typed arrays, one Map.
-function grams(terms, unspaced) {
-  const ids = new Map(), o = terms.k.o, b = terms.k.b
-  let kt = new Int32Array(1024), n = 0
-  for (const t of unspaced) {
-    const end = o[t + 1]
-    if (n + 4 * (end - o[t]) > kt.length) {
-      const x = new Int32Array(2 * kt.length + 4 * (end - o[t]))
-      x.set(kt)
-      kt = x
-    }
-    for (let j = o[t], prev = -1; j < end;) {
-      let c = b[j++]
-      if (c >= 0xc0) {
-        const k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1
-        c &= 0x3f >> k
-        for (let x = 0; x < k; x++) c = (c << 6) | (b[j++] & 0x3f)
-      }
-      kt[n++] = gramId(ids, c)
-      kt[n++] = t
-      if (prev >= 0) {
-        kt[n++] = gramId(ids, (prev + 1) * 0x200000 + c)
-        kt[n++] = t
-      }
-      prev = c
-    }
-  }
-  // Each gram's terms (counting sort of the pairs); its list is made on
-  // its first lookup, as a stem's (LazyStems).
-  const nk = ids.size, by = new Int32Array(n >> 1), cnt = new Int32Array(nk + 1)
-  for (let i = 0; i < n; i += 2) cnt[kt[i] + 1]++
-  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
-  const at = cnt.slice(0, nk)
-  for (let i = 0; i < n; i += 2) by[at[kt[i]]++] = kt[i + 1]
-  const tab = { off: [0], post: [] }, made = new Int32Array(nk).fill(-1)
+// grams is the gram table a device index leaves out: a gram's (a character
+// or a pair of them) phrases are those of the segment's unspaced terms (the
+// terms without a stem) holding it. Nothing is built with the engine: a
+// gram's terms are found on its first lookup by a scan of those terms' keys
+// for its UTF-8 bytes (a whole-character sequence matches only at character
+// boundaries), and its list is made then, as a stem's (LazyStems). A
+// Chinese index is all unspaced terms; a keystroke looks up one or two new
+// grams at most.
+function grams(terms, S) {
+  const tab = { off: [0], post: [] }, made = new Map()
   tab.get = (k) => {
-    const id = ids.get(gram(k))
-    if (id === undefined) return undefined
-    return made[id] >= 0 ? made[id] : (made[id] = union(tab, terms, by, cnt[id], cnt[id + 1]))
+    let v = made.get(k)
+    if (v === undefined) {
+      const n = k.length, c = k.codePointAt(0) > 0xffff ? 2 : 1
+      if (n !== c && (n < c + 1 || n !== c + (k.codePointAt(c) > 0xffff ? 2 : 1))) return undefined // one or two characters only
+      const m = utf8(k), o = terms.k.o, b = terms.k.b, hit = [], b0 = buf[0]
+      for (const t of S.unspaced()) {
+        for (let j = o[t], end = o[t + 1] - m; j <= end; j++) {
+          if (b[j] !== b0) continue
+          let i = 1
+          while (i < m && b[j + i] === buf[i]) i++
+          if (i === m) {
+            hit.push(t)
+            break
+          }
+        }
+      }
+      made.set(k, (v = hit.length ? union(tab, terms, hit, 0, hit.length) : -1))
+    }
+    return v < 0 ? undefined : v
   }
-  tab.has = (k) => ids.has(gram(k))
   return tab
-}
-
-// gram is the number grams keys a character (its code point) or a pair of
-// them by, -1 for other strings; gramId numbers the grams in order.
-function gram(s) {
-  const c = s.codePointAt(0), l = c > 0xffff ? 2 : 1
-  if (s.length === l) return c
-  const d = s.codePointAt(l)
-  return s.length === l + (d > 0xffff ? 2 : 1) ? (c + 1) * 0x200000 + d : -1
-}
-function gramId(ids, g) {
-  let id = ids.get(g)
-  if (id === undefined) ids.set(g, (id = ids.size))
-  return id
 }
 
 /**
@@ -586,6 +571,14 @@ export function indexPack(bytes) {
   return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S }
 }
 
+// entryIds is the ids of the English core pack's rows, remembered per pack.
+const packIds = new WeakMap()
+function entryIds(en) {
+  let ids = packIds.get(en)
+  if (!ids) packIds.set(en, (ids = en.rows.map((r) => r[en.rowIndex.id])))
+  return ids
+}
+
 /**
  * checkIndexPack returns an index pack (indexPack, devicePack) after
  * checking it is the locale's and belongs to the English core pack en:
@@ -593,8 +586,7 @@ export function indexPack(bytes) {
  * throws otherwise.
  */
 export function checkIndexPack(p, en, locale) {
-  const x = en.rowIndex.id
-  if (p.locale !== locale || p.packVersion !== en.packVersion || !sameIds(p.bin, en.rows.map((r) => r[x]))) {
+  if (p.locale !== locale || p.packVersion !== en.packVersion || !sameIds(p.bin, entryIds(en))) {
     throw bad(`not the ${locale} index of pack.en.json ${en.packVersion}`)
   }
   return p
@@ -602,15 +594,24 @@ export function checkIndexPack(p, en, locale) {
 
 // sameIds reports an index's entry table is ids: a binary index lists the
 // ids, a device index has their count and hash (32-bit FNV-1a of each id's
-// UTF-8 bytes and a newline).
+// UTF-8 bytes and a newline), remembered per list of ids.
+const idHashes = new WeakMap()
 function sameIds(S, ids) {
   if (!S.ids) {
     const own = strs(S, 5).all()
     return own.length === ids.length && own.every((id, i) => id === ids[i])
   }
-  let h = 0x811c9dc5
-  for (const b of enc.encode(ids.join('\n') + '\n')) h = Math.imul(h ^ b, 0x01000193)
-  return S.ids.count === ids.length && S.ids.hash === h >>> 0
+  let h = idHashes.get(ids)
+  if (h === undefined) {
+    h = 0x811c9dc5
+    for (let k = 0; k < ids.length; k++) { // ids are hexcodes: ASCII, their UTF-16 units their bytes
+      const id = ids[k]
+      for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193)
+      h = Math.imul(h ^ 10, 0x01000193)
+    }
+    idHashes.set(ids, (h >>>= 0))
+  }
+  return S.ids.count === ids.length && S.ids.hash === h
 }
 
 // full is the phrase count of the engine BinIndex is building when every
@@ -646,7 +647,7 @@ export class BinIndex extends Index {
     }
     const S = b.bin
     const m = S.ids ? S.ids.count : S[5].length - 1
-    const ids = this.E.filter((e) => !e.custom).map((e) => e.id)
+    const ids = this.idList || (this.idList = this.E.filter((e) => !e.custom).map((e) => e.id))
     if (b.packVersion !== this.packVersion || !sameIds(S, ids)) throw bad('not of pack ' + this.packVersion + ' (its entry table)')
     const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
