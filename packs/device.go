@@ -28,7 +28,7 @@ const (
 
 // Section encodings of a device index.
 const (
-	devRaw    = 1 // the values' bytes as in the binary index (1-byte values)
+	devRaw    = 1 // the values as little-endian integers of the section's width
 	devDelta  = 2 // zigzag LEB128 varints of the differences between values, the first from 0
 	devVarint = 3 // LEB128 varints of the values
 	devLists  = 4 // lists one after another, each as devDelta (its first value from 0)
@@ -38,10 +38,11 @@ const (
 // Sections of a device index (packs/FORMAT.md "Device index").
 const (
 	dMeta, dParams, dGroups, dIDs, dLabels, dTerms = 0, 2, 3, 5, 6, 8
-	dTermStem, dStemTerm, dStemKeys                = 10, 11, 12
+	dStemAt, dStemTerms, dStemKeys                 = 10, 11, 12
 	dFirst, dNTok, dRest, dStart, dEntry, dField   = 14, 15, 16, 17, 18, 19
 	dListAt, dLists, dOddIDs, dOdd, dSymbols       = 20, 21, 22, 23, 25
-	deviceSections                                 = 29
+	dOddStems, dUnspaced, dRestAt                  = 29, 30, 31
+	deviceSections                                 = 32
 )
 
 // binIndexMagic starts a binary index (engine/internal/index.Magic; packs/
@@ -125,16 +126,29 @@ func CompactIndex(idx []byte, rules TermRules) ([]byte, error) {
 	put(dIDs, devSection{width: 4, enc: devHash, count: len(ids), data: binary.LittleEndian.AppendUint32(nil, h.Sum32())})
 	str(dLabels, secLabels)
 	str(dTerms, secTermKeys)
-	put(dTermStem, deltas(4, stemOf))
-	stemTerm, odd := stemKeys(secs)
-	put(dStemTerm, deltas(4, stemTerm))
-	put(dStemKeys, deltas(4, offsets(odd)))
-	put(dStemKeys+1, bytesOf(odd))
+	st := stemTable(secs, stemOf)
+	put(dStemAt, deltas(4, st.at))
+	put(dStemTerms, deltas(4, st.terms))
+	put(dStemKeys, deltas(4, offsets(st.odd)))
+	put(dStemKeys+1, bytesOf(st.odd))
+	put(dOddStems, deltas(4, st.oddAt))
+	put(dUnspaced, deltas(4, st.unspaced))
+	put(dRestAt, deltas(4, tx.restAt))
 	put(dFirst, deltas(4, tx.first))
 	put(dNTok, devSection{width: 1, enc: devRaw, count: len(tx.ntok), data: tx.ntok})
 	put(dRest, varints(4, tx.rest))
 	put(dStart, deltas(4, tx.start))
-	put(dEntry, deltas(2, tx.entry))
+	// The entries are read at engine creation: raw, a copy rather than a
+	// decode (about 2 KB more gzip than deltas, which the texts' order
+	// makes large).
+	e := make([]byte, 0, 2*len(tx.entry))
+	for _, v := range tx.entry {
+		if v > 0xffff {
+			return nil, fmt.Errorf("%w: entry %d past 16 bits", ErrDeviceIndex, v)
+		}
+		e = binary.LittleEndian.AppendUint16(e, uint16(v))
+	}
+	put(dEntry, devSection{width: 2, enc: devRaw, count: len(tx.entry), data: e})
 	put(dField, devSection{width: 1, enc: devRaw, count: len(tx.field), data: tx.field})
 	put(dListAt, deltas(4, tx.listAt))
 	put(dLists, devSection{width: 4, enc: devLists, count: tx.nPost, data: tx.lists})
@@ -251,6 +265,7 @@ func list(secs []section, i, k int) []uint32 {
 // texts is the device index's text table (sections dFirst to dOdd).
 type texts struct {
 	first, rest  []uint32 // per text: its first token's term; the other tokens' terms
+	restAt       []uint32 // per text (and one past the last), where its other terms start in rest
 	start, entry []uint32 // per text (and one past the last) its first phrase; per phrase its entry
 	ntok, field  []byte   // per phrase: its text's token count, its field
 	listAt       []uint32 // per term (and one past the last), where its list starts in lists
@@ -305,6 +320,7 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 	later := make([][]uint32, len(terms))
 	for i, t := range all {
 		tx.first = append(tx.first, t.toks[0])
+		tx.restAt = append(tx.restAt, uint32(len(tx.rest)))
 		tx.rest = append(tx.rest, t.toks[1:]...)
 		for j, id := range t.toks[1:] {
 			if id != t.toks[0] && !slices.Contains(t.toks[1:j+1], id) {
@@ -334,6 +350,7 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 	}
 	tx.listAt = append(tx.listAt, uint32(len(tx.lists)))
 	tx.start = append(tx.start, uint32(len(tx.entry)))
+	tx.restAt = append(tx.restAt, uint32(len(tx.rest)))
 	// The reader's term lists are the phrases of the texts holding the
 	// term: they must be the index's.
 	holding := make([][]uint32, len(terms))
@@ -352,22 +369,44 @@ func textTable(secs []section, rules TermRules) (texts, error) {
 	return tx, nil
 }
 
-// stemKeys returns per stem of the stem table its term's index + 1 when a
-// term has the stem's key (most stems: the term's own stem), 0 otherwise,
-// and the other stems' keys in order.
-func stemKeys(secs []section) (term []uint32, odd []string) {
-	terms := strTable(secs, secTermKeys)
-	at := make(map[string]uint32, len(terms))
-	for i, t := range terms {
-		at[t] = uint32(i + 1)
-	}
-	for _, s := range strTable(secs, secStemKeys) {
-		term = append(term, at[s])
-		if at[s] == 0 {
-			odd = append(odd, s)
+// stems is the device index's stem table (sections dStemAt, dStemTerms,
+// dStemKeys, dOddStems) and its unspaced terms (dUnspaced).
+type stems struct {
+	at, terms []uint32 // per stem (and one past the last) where its terms start in terms
+	odd       []string // the keys of the stems no term has as key
+	oddAt     []uint32 // and those stems
+	unspaced  []uint32 // the terms without a stem
+}
+
+// stemTable groups the terms by stem (stemOf: per term its stem + 1, 0 for
+// an unspaced term): a stem's terms start with the term whose key is the
+// stem's when there is one (its key is then that term's), the others
+// ascending; the other stems' keys are spelt out.
+func stemTable(secs []section, stemOf []uint32) stems {
+	terms, keys := strTable(secs, secTermKeys), strTable(secs, secStemKeys)
+	group := make([][]uint32, len(keys))
+	var st stems
+	for t, k := range stemOf {
+		if k == 0 {
+			st.unspaced = append(st.unspaced, uint32(t))
+			continue
+		}
+		if terms[t] == keys[k-1] {
+			group[k-1] = append([]uint32{uint32(t)}, group[k-1]...)
+		} else {
+			group[k-1] = append(group[k-1], uint32(t))
 		}
 	}
-	return term, odd
+	st.at = []uint32{0}
+	for k, g := range group {
+		if len(g) == 0 || terms[g[0]] != keys[k] {
+			st.odd = append(st.odd, keys[k])
+			st.oddAt = append(st.oddAt, uint32(k))
+		}
+		st.terms = append(st.terms, g...)
+		st.at = append(st.at, uint32(len(st.terms)))
+	}
+	return st
 }
 
 // termStems returns per term the index + 1 of its stem among the stem

@@ -41,8 +41,8 @@ func readDevice(t *testing.T, b []byte) device {
 		var v []uint32
 		switch enc {
 		case devRaw:
-			for _, c := range body {
-				v = append(v, uint32(c))
+			for j := range count {
+				v = append(v, uintN(body[j*int(e[0]):], int(e[0])))
 			}
 		case devDelta:
 			v = unzig(t, body)
@@ -110,12 +110,11 @@ func (d device) phrases(t *testing.T) (out []phrase, termPhrases [][]int) {
 	for j, s := range d.strs(dOdd) {
 		odd[d.vals[dOddIDs][j]] = s
 	}
-	rest, p := d.vals[dRest], 0
+	p := 0
 	textPhrases := make([][]int, len(d.vals[dFirst]))
 	termTexts := make([][]int, len(keys))
 	for x, first := range d.vals[dFirst] {
-		toks := append([]uint32{first}, rest[:d.vals[dNTok][p]-1]...)
-		rest = rest[len(toks)-1:]
+		toks := append([]uint32{first}, d.vals[dRest][d.vals[dRestAt][x]:d.vals[dRestAt][x+1]]...)
 		text, ok := odd[uint32(x)]
 		if !ok {
 			var words []string
@@ -189,7 +188,9 @@ func TestCompactIndex(t *testing.T) {
 		for p, s := range texts {
 			want = append(want, phrase{s, secs[secEntry].vals[p], secs[secField].vals[p], secs[secNTok].vals[p]})
 		}
-		key := func(p phrase) string { return p.text + "\x00" + string(rune(p.entry)) + string(rune(p.field)) + string(rune(p.ntok)) }
+		key := func(p phrase) string {
+			return p.text + "\x00" + string(rune(p.entry)) + string(rune(p.field)) + string(rune(p.ntok))
+		}
 		sorted := func(ps []phrase) []string {
 			var ks []string
 			for _, p := range ps {
@@ -213,24 +214,31 @@ func TestCompactIndex(t *testing.T) {
 			assert.True(t, slices.IsSorted(termPhrases[k]), "term %q's phrases ascending", keys[k])
 		}
 
-		// Stems: each term's, as the engine stems it; the stem keys.
+		// Stems: each stem's terms, as the engine stems them; its key, its
+		// first term's or spelt out; the unspaced terms.
 		stems := strTable(secs, secStemKeys)
-		odd := d.strs(dStemKeys)
-		for k, tk := range d.vals[dStemTerm] {
-			if tk == 0 {
-				assert.Equal(t, stems[k], odd[0])
-				odd = odd[1:]
+		odd, oddAt := d.strs(dStemKeys), d.vals[dOddStems]
+		require.Len(t, d.vals[dStemAt], len(stems)+1)
+		grouped := map[uint32]bool{}
+		for k, key := range stems {
+			ts := d.vals[dStemTerms][d.vals[dStemAt][k]:d.vals[dStemAt][k+1]]
+			require.NotEmpty(t, ts, key)
+			for _, tk := range ts {
+				assert.Equal(t, key, engine.Stem(keys[tk]), keys[tk])
+				grouped[tk] = true
+			}
+			if len(oddAt) > 0 && oddAt[0] == uint32(k) {
+				assert.Equal(t, key, odd[0])
+				assert.NotEqual(t, key, keys[ts[0]])
+				odd, oddAt = odd[1:], oddAt[1:]
 				continue
 			}
-			assert.Equal(t, stems[k], keys[tk-1])
+			assert.Equal(t, key, keys[ts[0]], "a stem's first term has its key")
 		}
 		assert.Empty(t, odd)
 		for j, term := range keys {
-			if engine.IsUnspaced(term) {
-				assert.Zero(t, d.vals[dTermStem][j], term)
-				continue
-			}
-			assert.Equal(t, engine.Stem(term), stems[d.vals[dTermStem][j]-1], term)
+			assert.Equal(t, engine.IsUnspaced(term), slices.Contains(d.vals[dUnspaced], uint32(j)), term)
+			assert.Equal(t, !engine.IsUnspaced(term), grouped[uint32(j)], term)
 		}
 	}
 }

@@ -95,21 +95,30 @@ class Strs {
 }
 const strs = (S, i) => new Strs(S[i], S[i + 1])
 
-// Spans is a table of strings each at its own span of the bytes (string i
-// is bytes[a[i]:z[i]]): a device index's stem keys, most of them a term's
-// key, which they share the term table's bytes with; exact lookups only
-// (cmp, at).
-class Spans extends Strs {
-  constructor(a, z, bytes) {
-    super(a, bytes)
-    this.z = z
-    this.length = a.length
+// StemKeys is a device index's stem keys, sorted, not spelt out: stem k's
+// is the key of its first term (the file lists each stem's terms, the one
+// with the stem's key first), or for the stems listed in oddAt, the next of
+// the file's other stem keys. Exact lookups only (cmp, at).
+class StemKeys {
+  constructor(terms, off, by, odd, oddAt) {
+    Object.assign(this, { terms, off, by, odd, oddAt, length: off.length - 1, c: [] })
+  }
+  // span points b, s and n at stem i's key bytes.
+  span(i) {
+    const j = lower(this.oddAt, i)
+    if (this.oddAt[j] === i) this.b = this.odd.b, this.s = this.odd.o[j], this.n = this.odd.o[j + 1] - this.s
+    else {
+      const t = this.by[this.off[i]], o = this.terms.o
+      this.b = this.terms.b, this.s = o[t], this.n = o[t + 1] - o[t]
+    }
   }
   at(i) {
-    return this.c[i] ?? (this.c[i] = dec.decode(this.b.subarray(this.o[i], this.z[i])))
+    if (this.c[i] === undefined) this.span(i), (this.c[i] = dec.decode(this.b.subarray(this.s, this.s + this.n)))
+    return this.c[i]
   }
   cmp(i, m) {
-    const b = this.b, s = this.o[i], n = this.z[i] - s
+    this.span(i)
+    const { b, s, n } = this
     for (let j = 0; j < n && j < m; j++) if (b[s + j] !== buf[j]) return b[s + j] - buf[j]
     return n - m
   }
@@ -256,32 +265,14 @@ class LazyStems extends Tab {
     this.off = [0]
     this.post = []
   }
-  // k is the stem keys as a string table, made on first use with the
-  // terms grouped by stem: each key a term's key or, when no term has it,
-  // the next of the file's other stem keys.
+  // k is the stem keys (StemKeys), read with each stem's terms on first use.
   get k() {
     if (this._k) return this._k
-    const S = this.S, { stemOf, stemTerm: st, stemOdd: odd } = S.stems(), T = S[22], TB = S[23], nk = st.length
-    const by = new Int32Array(nk + 1)
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[stemOf[t]]++
-    for (let k = 0; k < nk; k++) by[k + 1] += by[k]
-    const at = by.slice(0, nk), terms = new Int32Array(by[nk])
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) terms[at[stemOf[t] - 1]++] = t
-    this.byOff = by
+    const { at, terms, odd, oddAt } = this.S.stems()
+    this.byOff = at
     this.byTerm = terms
-    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
-    const a = new Uint32Array(nk), z = new Uint32Array(nk), tn = TB.length, b = new Uint8Array(tn + odd.b.length)
-    b.set(TB)
-    b.set(odd.b, tn)
-    let j = 0
-    for (let k = 0; k < nk; k++) {
-      const t = st[k] - 1
-      if (t >= 0) a[k] = T[t], z[k] = T[t + 1]
-      else if (j < odd.length) a[k] = tn + odd.o[j], z[k] = tn + odd.o[++j]
-      else throw bad('stem keys')
-    }
-    if (j !== odd.length) throw bad('stem keys')
-    return (this._k = new Spans(a, z, b))
+    this.at = new Int32Array(at.length - 1).fill(-1) // stem -> its place, once made
+    return (this._k = new StemKeys(this.terms.k, at, terms, odd, oddAt))
   }
   set k(v) {} // Tab's constructor: the keys are made on first use
   // find is the stem's place in off and post, its list appended there on
@@ -383,20 +374,25 @@ export const isDeviceIndex = (v) =>
 // deltas summed. What only a lookup or a result's text needs is decoded on
 // first use (engine creation runs mostly before the JIT has warmed up):
 // S.texts() the text table (per text its first term and first phrase, the
-// terms' other texts), S.stems() each term's stem and the stem keys,
-// S.text(i) phrase i's text, S.unspaced() the terms without a stem (the
-// grams come from them). S.ids is the entry ids' count and hash.
+// terms' other texts), S.stems() the terms grouped by stem and the stem
+// keys, S.text(i) phrase i's text, S.unspaced() the terms without a stem
+// (the grams come from them). S.ids is the entry ids' count and hash.
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
   const N = DEV_ENC.length
+  if (!little) throw bad('big-endian host')
   if (u8.length < 14 + 10 * N || dv.getUint16(8, true) !== 3 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== N) throw bad('device header')
   const D = []
   let at = 14 + 10 * N
   for (let i = 0; i < N; i++) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
-    if (!T || at + len > u8.length || enc !== DEV_ENC[i] || (enc === 1 && (w !== 1 || len !== count)) || (enc === 5 && len !== 4)) throw bad('device section ' + i)
-    D.push(enc === 1 || enc === 4 ? u8.subarray(at, at + len) : enc === 5 ? { count, hash: dv.getUint32(at, true) } : { a: at, z: at + len, count, T })
+    if (!T || at + len > u8.length || enc !== DEV_ENC[i] || (enc === 1 && len !== w * count) || (enc === 5 && len !== 4)) throw bad('device section ' + i)
+    if (enc === 1 && w > 1) { // little-endian integers (the phrase entries): a copy, aligned
+      const c = new T(count)
+      new Uint8Array(c.buffer).set(u8.subarray(at, at + len))
+      D.push(c)
+    } else D.push(enc === 1 || enc === 4 ? u8.subarray(at, at + len) : enc === 5 ? { count, hash: dv.getUint32(at, true) } : { a: at, z: at + len, count, T })
     at += len
   }
   if (at !== u8.length) throw bad('device length')
@@ -406,18 +402,19 @@ function deviceSections(u8) {
   S.ids = D[5]
   const nTerms = Math.max(S[22].length - 1, 0), n = S[19].length
   if (S[20].length !== n || S[21].length !== n) throw bad('device texts')
-  let stems, unspaced, texts, rest, restAt, odd
+  let stems, texts, rest, restAt, odd
+  // The stems: where each one's terms start among the terms grouped by
+  // stem, the stems not spelt by their first term and their keys.
   S.stems = () => {
     if (stems) return stems
-    const stemOf = get(10), st = get(11)
-    if (stemOf.length !== nTerms || max(stemOf) > st.length || max(st) > nTerms) throw bad('term stems')
-    return (stems = { stemOf, stemTerm: st, stemOdd: new Strs(get(12), get(13)) })
+    const at = get(10), terms = get(11), odd = new Strs(get(12), get(13)), oddAt = get(29)
+    if (!at.length || at[at.length - 1] !== terms.length || at.mx !== terms.length || max(terms) >= nTerms || oddAt.length !== odd.length || max(oddAt) >= at.length - 1) throw bad('stems')
+    return (stems = { at, terms, odd, oddAt })
   }
   S.unspaced = () => {
-    if (unspaced) return unspaced
-    const { stemOf } = S.stems(), u = []
-    for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) u.push(t)
-    return (unspaced = u)
+    const u = get(30)
+    if (max(u) >= nTerms) throw bad('unspaced terms')
+    return u
   }
   // The texts: their first terms (ascending) and first phrases; the terms'
   // other texts.
@@ -436,9 +433,8 @@ function deviceSections(u8) {
     const { first, tStart: ts } = S.texts(), nt = first.length
     if (!rest) {
       rest = get(16)
-      restAt = new Uint32Array(nt + 1)
-      for (let x = 0; x < nt; x++) restAt[x + 1] = restAt[x] + S[21][ts[x]] - 1
-      if (restAt[nt] !== rest.length || max(rest) >= nTerms) throw bad('device texts')
+      restAt = get(31)
+      if (restAt.length !== nt + 1 || restAt[nt] !== rest.length || restAt.mx !== rest.length || max(rest) >= nTerms) throw bad('device texts')
       odd = new Map()
       const ids = get(22), spelt = new Strs(get(23), get(24))
       if (ids.length !== spelt.length) throw bad('device texts')
@@ -456,8 +452,9 @@ function deviceSections(u8) {
 }
 
 // DEV_ENC is the encoding of each section of a device index (packs/device.go):
-// 1 raw bytes, 2 zigzag delta varints, 3 varints, 4 lists of delta varints, 5 a hash.
-const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 1, 3, 2, 2, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2]
+// 1 raw (little-endian integers), 2 zigzag delta varints, 3 varints, 4 lists
+// of delta varints, 5 a hash.
+const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 1, 3, 2, 1, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2, 2, 2, 2]
 
 // unvar is the values of the LEB128 varints of a device index's section d
 // (stored in u8[d.a:d.z]).
