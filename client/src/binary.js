@@ -204,8 +204,13 @@ class LazyTerms extends Tab {
     this.base = base
     this.off = [0]
     this.post = []
-    this.at = new Int32Array(this.k.length).fill(-1) // term -> its place, once made
+    this.at = new Int32Array(S.nTerms).fill(-1) // term -> its place, once made
   }
+  // k is the term keys, their offsets decoded on first use.
+  get k() {
+    return this._k || (this._k = this.S.termKeys())
+  }
+  set k(v) {} // Tab's constructor: see k
   find(key) {
     const k = super.find(key)
     return k < 0 ? -1 : this.place(k)
@@ -398,9 +403,11 @@ function deviceSections(u8) {
   if (at !== u8.length) throw bad('device length')
   const get = (i) => (D[i].a === undefined ? D[i] : (D[i] = D[i].T && DEV_ENC[i] === 2 ? unzig(u8, D[i].a, D[i].z, new D[i].T(D[i].count), i) : unvar(u8, D[i], i)))
   const S = []
-  for (const [to, from] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [15, 6], [16, 7], [22, 8], [23, 9], [38, 25], [39, 26], [40, 27], [41, 28], [19, 18], [20, 19], [21, 15]]) S[to] = get(from)
+  for (const [to, from] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [15, 6], [16, 7], [38, 25], [39, 26], [40, 27], [41, 28], [19, 18], [20, 19], [21, 15]]) S[to] = get(from)
   S.ids = D[5]
-  const nTerms = Math.max(S[22].length - 1, 0), n = S[19].length
+  const nTerms = (S.nTerms = Math.max(D[8].count - 1, 0)), n = S[19].length
+  let terms
+  S.termKeys = () => terms || (terms = new Strs(get(8), get(9)))
   if (S[20].length !== n || S[21].length !== n) throw bad('device texts')
   let stems, texts, rest, restAt, odd
   // The stems: where each one's terms start among the terms grouped by
@@ -428,7 +435,6 @@ function deviceSections(u8) {
   }
   // Phrase i's text: its text's terms joined by spaces, or the text as the
   // file spells it when that is not it ("t恤": no space between scripts).
-  const terms = new Strs(S[22], S[23])
   S.text = (i) => {
     const { first, tStart: ts } = S.texts(), nt = first.length
     if (!rest) {
@@ -443,6 +449,7 @@ function deviceSections(u8) {
     const x = lower(ts, i + 1) - 1
     let s = odd.get(x)
     if (s === undefined) {
+      const terms = S.termKeys()
       s = terms.at(first[x])
       for (let j = restAt[x]; j < restAt[x + 1]; j++) s += ' ' + terms.at(rest[j])
     }
@@ -611,6 +618,14 @@ function sameIds(S, ids) {
   return S.ids.count === ids.length && S.ids.hash === h
 }
 
+// phrasesOK reports every phrase's entry below m and field a stored one
+// (0-6): one pass over both columns (their values read in place or copied).
+function phrasesOK(pe, pf, m) {
+  if (pe.mx !== undefined) return pe.mx < m && max(pf) <= 6
+  for (let i = 0; i < pe.length; i++) if (pe[i] >= m || pf[i] > 6) return false
+  return true
+}
+
 // full is the phrase count of the engine BinIndex is building when every
 // segment comes from a binary index (0 otherwise): its phrase columns are
 // then made once instead of grown per segment.
@@ -649,7 +664,7 @@ export class BinIndex extends Index {
     const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
-    if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
+    if (pf.length !== s.n || pn.length !== s.n || !phrasesOK(pe, pf, m)) throw bad('phrases')
     this.segs.push(s)
     if (full) { // every segment binary: the columns are made once, at their full length
       if (!base) {
