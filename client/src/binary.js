@@ -129,7 +129,7 @@ const none = new Uint32Array(0)
 // slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
 class Tab {
   constructor(S, i, phrases, base, lazy) {
-    if (S[i]) this.k = strs(S, i) // a device index's stem keys: made on first use (LazyStems)
+    if (S[i]) this.k = strs(S, i) // a device index's term and stem keys: made on first use (LazyTerms, LazyStems)
     this.off = S[i + 2]
     this.post = S[i + 3]
     this.slots = S[i + 4] || none
@@ -378,10 +378,11 @@ export const isDeviceIndex = (v) =>
 // arrays at the binary index's section numbers: strings and bytes in place,
 // deltas summed. What only a lookup or a result's text needs is decoded on
 // first use (engine creation runs mostly before the JIT has warmed up):
-// S.texts() the text table (per text its first term and first phrase, the
-// terms' other texts), S.stems() the terms grouped by stem and the stem
-// keys, S.text(i) phrase i's text, S.unspaced() the terms without a stem
-// (the grams come from them). S.ids is the entry ids' count and hash.
+// S.termKeys() the term keys (S.nTerms of them), S.texts() the text table
+// (per text its first term and first phrase, the terms' other texts),
+// S.stems() the terms grouped by stem and the stem keys, S.text(i) phrase
+// i's text, S.unspaced() the terms without a stem (the grams come from
+// them). S.ids is the entry ids' count and hash.
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
   const N = DEV_ENC.length
