@@ -48,7 +48,7 @@ func fixture() *Inputs {
 	}
 }
 
-var indexer = &Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced}}
+var indexer = &Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced, Tokenize: engine.Tokenize}}
 
 func TestBuildDeterministicAndRoundTrip(t *testing.T) {
 	locales := []string{"en", "tr"}

@@ -8,7 +8,7 @@
 // core JSON packs with index: false):
 //
 //	go run ./packs/cmd/buildpacks -in packs/.npm/node_modules -out packs/dist
-//	node bench/client/first.mjs [runs=9] [other locale=fr]
+//	node bench/client/first.mjs [runs=9] [other locales=fr, or fr,zh,…]
 //
 // Runs alternate between the inputs, so load on the machine falls on all.
 import { execFile } from 'node:child_process'
@@ -21,7 +21,7 @@ import { promisify } from 'node:util'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '../..')
 const runs = +(process.argv[2] || 9)
-const version = JSON.parse(await readFile(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
+const { packVersion: version } = await import('./version.mjs')
 const dist = join(root, 'packs/dist', version)
 // The pack files as /v1/pack/<version>/ serves them (no directory walks).
 const srv = createServer(async (req, res) => {
@@ -37,12 +37,14 @@ const srv = createServer(async (req, res) => {
 await new Promise((r) => srv.listen(0, '127.0.0.1', r))
 const base = `http://127.0.0.1:${srv.address().port}/v1/pack/${version}`
 const run = async (args) => JSON.parse((await promisify(execFile)(process.execPath, [join(here, 'create.mjs'), ...args], { encoding: 'utf8' })).stdout)
-// The other locale of the English-plus-one figures (issue 24): fr, or argv[3].
-const other = process.argv[3] || 'fr'
+// The other locales of the English-plus-one figures (issue 24): fr, or
+// argv[3], a comma-separated list (the loadPacks rows for its first).
+const others = (process.argv[3] || 'fr').split(',')
+const other = others[0]
 const inputs = {
   json: [],
   index: ['--index', join(dist, 'index.en.core.bin')],
-  [`device en+${other}`]: ['--index', join(dist, 'device.en.bin'), '--index', join(dist, `device.${other}.bin`)],
+  ...Object.fromEntries(others.map((l) => [`device en+${l}`, ['--index', join(dist, 'device.en.bin'), '--index', join(dist, `device.${l}.bin`)]])),
   [`loadPacks en+${other}`]: ['--load', base, '--locale', other],
   [`loadPacks-no-index en+${other}`]: ['--load', base, '--locale', other, '--no-index'],
 }
@@ -52,6 +54,6 @@ srv.close()
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 for (const [name, rs] of Object.entries(rows)) {
   const m = (k) => med(rs.map((r) => r[k]))
-  console.log(JSON.stringify({ input: name, runs, index: rs[0].index, loadMs: m('loadMs'), firstCpuMs: m('firstCpuMs'), firstWallMs: m('firstWallMs'), warmCpuMedianMs: m('warmCpuMedianMs'),
-    warmWallMedianMs: m('warmWallMedianMs'), firstCpuAll: rs.map((r) => r.firstCpuMs) }))
+  console.log(JSON.stringify({ input: name, runs, index: rs[0].index, loadMs: m('loadMs'), firstCpuMs: m('firstCpuMs'), firstWallMs: m('firstWallMs'), firstMainMs: m('firstMainMs'), warmCpuMedianMs: m('warmCpuMedianMs'),
+    warmWallMedianMs: m('warmWallMedianMs'), firstWallAll: rs.map((r) => r.firstWallMs), firstMainAll: rs.map((r) => r.firstMainMs) }))
 }

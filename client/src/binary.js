@@ -95,14 +95,44 @@ class Strs {
 }
 const strs = (S, i) => new Strs(S[i], S[i + 1])
 
+// StemKeys is a device index's stem keys, sorted, not spelt out: stem k's
+// is the key of its first term (the file lists each stem's terms, the one
+// with the stem's key first), or for the stems listed in oddAt, the next of
+// the file's other stem keys. Exact lookups only (cmp, at).
+class StemKeys {
+  constructor(terms, off, by, odd, oddAt) {
+    Object.assign(this, { terms, off, by, odd, oddAt, length: off.length - 1, c: [] })
+  }
+  // span points b, s and n at stem i's key bytes.
+  span(i) {
+    const j = lower(this.oddAt, i)
+    if (this.oddAt[j] === i) this.b = this.odd.b, this.s = this.odd.o[j], this.n = this.odd.o[j + 1] - this.s
+    else {
+      const t = this.by[this.off[i]], o = this.terms.o
+      this.b = this.terms.b, this.s = o[t], this.n = o[t + 1] - o[t]
+    }
+  }
+  at(i) {
+    if (this.c[i] === undefined) this.span(i), (this.c[i] = dec.decode(this.b.subarray(this.s, this.s + this.n)))
+    return this.c[i]
+  }
+  cmp(i, m) {
+    this.span(i)
+    const { b, s, n } = this
+    for (let j = 0; j < n && j < m; j++) if (b[s + j] !== buf[j]) return b[s + j] - buf[j]
+    return n - m
+  }
+}
+const none = new Uint32Array(0)
+
 // Tab is a keyed table: sorted keys, posting offsets and lists, and hash
 // slots (32-bit FNV-1a of the key, linear probing) for exact lookups.
 class Tab {
   constructor(S, i, phrases, base, lazy) {
-    this.k = strs(S, i)
+    if (S[i]) this.k = strs(S, i) // a device index's term and stem keys: made on first use (LazyTerms, LazyStems)
     this.off = S[i + 2]
     this.post = S[i + 3]
-    this.slots = S[i + 4]
+    this.slots = S[i + 4] || none
     if (lazy) return // its lists are made on lookup (LazyStems)
     const n = this.slots.length
     // What search reads is checked: posting ranges inside the postings (out
@@ -159,71 +189,97 @@ class Tab {
   }
 }
 
-// LazyTerms is a device index's term table: each term's postings are
-// varints of their own (packs/FORMAT.md "Device index"), decoded on the
-// term's first lookup (find, place) into lists shaped as Tab's (off,
-// post): an engine does not decode the tens of thousands of postings
-// typing never reaches.
+// LazyTerms is a device index's term table. The file lists a term's texts
+// (packs/FORMAT.md "Device index"): those it starts, a run of the texts
+// ordered by their tokens, and the others, varints of its own; the term's
+// phrases are those texts' phrases (numbered text by text, so ascending),
+// made on its first lookup (find, place) into lists shaped as Tab's (off,
+// post): an engine does not decode the tens of thousands of postings typing
+// never reaches.
 class LazyTerms extends Tab {
   constructor(S, phrases, base) {
     super(S, 22, -1, 0, true)
-    this.bytes = this.post // section 25 as stored; this.off: where each list starts in it
-    this.bat = this.off
-    if (this.bat.length !== this.k.length + 1 && this.k.length) throw bad('posting offsets')
+    this.S = S
     this.n = phrases
     this.base = base
     this.off = [0]
     this.post = []
-    this.at = new Int32Array(this.k.length).fill(-1) // term -> its place, once made
+    this.at = new Int32Array(S.nTerms).fill(-1) // term -> its place, once made
   }
+  // k is the term keys, their offsets decoded on first use.
+  get k() {
+    return this._k || (this._k = this.S.termKeys())
+  }
+  set k(v) {} // Tab's constructor: see k
   find(key) {
     const k = super.find(key)
     return k < 0 ? -1 : this.place(k)
   }
-  // place is term t's place in off and post, its list decoded there on
-  // first use only.
+  // place is term t's place in off and post, its list made there on first
+  // use only.
   place(t) {
     if (this.at[t] >= 0) return this.at[t]
-    const a = this.bat[t], b = this.bat[t + 1]
-    if (!(a <= b && b <= this.bytes.length)) throw bad('posting offsets')
-    const u8 = this.bytes, post = this.post, lo = this.base, hi = lo + this.n
-    for (let at = a, prev = lo; at < b;) { // zigzag delta varints, the first from 0
+    const { first, tStart: ts, listAt, lists } = this.S.texts(), nt = first.length
+    const a = listAt[t], b = listAt[t + 1]
+    if (!(a <= b && b <= lists.length)) throw bad('posting offsets')
+    const later = []
+    for (let at = a, prev = 0; at < b;) { // zigzag delta varints, the first from 0
       let v = 0, mul = 1, c
       do {
         if (at >= b || mul > 2 ** 35) throw bad('postings')
-        c = u8[at++]
+        c = lists[at++]
         v += (c & 0x7f) * mul
         mul *= 128
       } while (c & 0x80)
       prev += v % 2 ? -(v + 1) / 2 : v / 2
-      if (prev < lo || prev >= hi) throw bad('postings')
-      post.push(prev)
+      if (prev < 0 || prev >= nt) throw bad('postings')
+      later.push(prev)
+    }
+    let i = lower(first, t), j = 0
+    const end = lower(first, t + 1), post = this.post, base = this.base
+    while (i < end || j < later.length) { // the two ascending lists of texts, merged
+      const x = j >= later.length || (i < end && i < later[j]) ? i++ : later[j++]
+      for (let p = ts[x]; p < ts[x + 1]; p++) post.push(p + base)
     }
     this.off.push(post.length)
     return (this.at[t] = this.off.length - 2)
   }
 }
 
-// LazyStems is a device index's stem table: its sorted keys are in the
-// file, and each stem's list, the union of its terms' lists (the file says
-// which stem each term has), is made on the stem's first lookup: typing
+// lower is the first position of a sorted array whose value is not below v.
+function lower(a, v) {
+  let lo = 0, hi = a.length
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1
+    if (a[m] < v) lo = m + 1
+    else hi = m
+  }
+  return lo
+}
+
+// LazyStems is a device index's stem table: its sorted keys (most of them
+// a term's key, which the file names instead of spelling) are made on the
+// first lookup, and each stem's list, the union of its terms' lists (the
+// file says which stem each term has), on the stem's first lookup: typing
 // looks up few stems, and an engine is ready sooner.
 class LazyStems extends Tab {
   constructor(S, terms) {
     super(S, 28, -1, 0, true)
-    const stemOf = S.stemOf, nk = this.k.length
-    const off = new Int32Array(nk + 1)
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) off[stemOf[t]]++
-    for (let k = 0; k < nk; k++) off[k + 1] += off[k]
-    const at = off.slice(0, nk), by = new Int32Array(off[nk])
-    for (let t = 0; t < stemOf.length; t++) if (stemOf[t]) by[at[stemOf[t] - 1]++] = t
-    this.byOff = off
-    this.byTerm = by
+    this.S = S
     this.terms = terms
     this.off = [0]
     this.post = []
-    this.at = new Int32Array(nk).fill(-1) // stem -> its place, once made
   }
+  // k is the stem keys (StemKeys), read with each stem's terms on first use.
+  get k() {
+    if (this._k) return this._k
+    const { at, terms, odd, oddAt } = this.S.stems()
+    this.byOff = at
+    this.byTerm = terms
+    this.at = new Int32Array(at.length - 1).fill(-1) // stem -> its place, once made
+    return (this._k = new StemKeys(this.terms.k, at, terms, odd, oddAt))
+  }
+  set k(v) {} // Tab's constructor: the keys are made on first use
   // find is the stem's place in off and post, its list appended there on
   // its first lookup only.
   find(key) {
@@ -254,10 +310,10 @@ class BinSeg extends Seg {
     this.base = base
     this.n = n
     this.maxW = S[2][0] || 0
-    this.ph = S.texts ? { at: (i) => (this.ph = new Strs(S.texts(), S[18])).at(i) } : strs(S, 17) // see deviceSections
+    this.ph = S.text ? { at: S.text } : strs(S, 17) // a device index's texts: see deviceSections
     this.terms = derived ? new LazyTerms(S, n, base) : new Tab(S, 22, n, base)
     this.stems = derived ? new LazyStems(S, this.terms) : new Tab(S, 28, n, base)
-    this.grams = derived ? grams(this.terms, S.unspaced) : new Tab(S, 33, n, base)
+    this.grams = derived ? grams(this.terms, S) : new Tab(S, 33, n, base)
     const sym = new Tab(S, 38, -1)
     if (max(sym.post) >> 3 >= entries) throw bad('symbols')
     const keys = sym.k.all()
@@ -317,49 +373,119 @@ class BinSeg extends Seg {
 export const isDeviceIndex = (v) =>
   (v instanceof ArrayBuffer || v instanceof Uint8Array) && v.byteLength >= 8 && dec.decode(new Uint8Array(v instanceof Uint8Array ? v.buffer : v, v.byteOffset || 0, 8)) === 'ESDEV\0\0\0'
 
-// deviceSections expands a device index (packs/FORMAT.md "Device index",
-// Go: packs/device.go) into the 48 sections of the binary index it was made
-// from, as typed arrays: stored bytes copied, zigzag-delta varints summed,
-// each term's stem kept for the stem table (LazyStems); hash slots and
-// dropped sections empty (keyed tables without slots binary-search their keys).
+// deviceSections reads a device index (packs/FORMAT.md "Device index", Go:
+// packs/device.go) as the sections of a binary index BinSeg reads, typed
+// arrays at the binary index's section numbers: strings and bytes in place,
+// deltas summed. What only a lookup or a result's text needs is decoded on
+// first use (engine creation runs mostly before the JIT has warmed up):
+// S.termKeys() the term keys (S.nTerms of them), S.texts() the text table
+// (per text its first term and first phrase, the terms' other texts),
+// S.stems() the terms grouped by stem and the stem keys, S.text(i) phrase
+// i's text, S.unspaced() the terms without a stem (the grams come from
+// them). S.ids is the entry ids' count and hash.
 function deviceSections(u8) {
   const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength)
-  if (u8.length < 14 + 480 || dv.getUint16(8, true) !== 2 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== 48) throw bad('device header')
-  const S = []
-  let at = 14 + 480
-  for (let i = 0; i < 48; i++) {
+  const N = DEV_ENC.length
+  if (!little) throw bad('big-endian host')
+  if (u8.length < 14 + 10 * N || dv.getUint16(8, true) !== 3 || (dv.getUint16(10, true) - 1) >>> 0 > 1 || dv.getUint16(12, true) !== N) throw bad('device header')
+  const D = []
+  let at = 14 + 10 * N
+  for (let i = 0; i < N; i++) {
     const d = 14 + 10 * i, w = u8[d], enc = u8[d + 1], count = dv.getUint32(d + 2, true), len = dv.getUint32(d + 6, true)
     const T = w === 1 ? Uint8Array : w === 2 ? Uint16Array : w === 4 ? Uint32Array : null
-    if (enc === 0 && !len) S.push(new Uint8Array(0))
-    else if (!T || at + len > u8.length || enc > 6 || !enc || (enc > 4) !== (i === 24 || i === 25)) throw bad('device section ' + i)
-    else if (enc === 6) S.push(u8.subarray(at, at + len)) // term lists: LazyTerms decodes each on its first lookup
-    else if (enc === 1) {
-      if (len !== w * count) throw bad('device section ' + i)
-      if (w === 1) S.push(u8.subarray(at, at + len)) // bytes in place, like a binary index's
-      else {
-        const c = new Uint8Array(len) // a copy, aligned (Node's Buffer#slice would be a view)
-        c.set(u8.subarray(at, at + len))
-        S.push(new T(c.buffer))
-      }
-    } else if (i === 17 && enc === 2) { // phrase text offsets: read for results only, decoded on the first
-      const a = at, z = at + len
-      let o
-      S.texts = () => o || (o = unzig(u8, a, z, new Uint32Array(count), 17))
-      S.push(null)
-    } else if (enc === 2 || enc === 4 || enc === 5) S.push(unzig(u8, at, at + len, enc === 2 ? new T(count) : new Uint32Array(count), i)) // 5: byte offsets, past 16 bits
-    else S.push(new T(0)) // hash slots: the tables search their sorted keys instead
+    if (!T || at + len > u8.length || enc !== DEV_ENC[i] || (enc === 1 && len !== w * count) || (enc === 5 && len !== 4)) throw bad('device section ' + i)
+    if (enc === 1 && w > 1) { // little-endian integers (the phrase entries): a copy, aligned
+      const c = new T(count)
+      new Uint8Array(c.buffer).set(u8.subarray(at, at + len))
+      D.push(c)
+    } else D.push(enc === 1 || enc === 4 ? u8.subarray(at, at + len) : enc === 5 ? { count, hash: dv.getUint32(at, true) } : { a: at, z: at + len, count, T })
     at += len
   }
   if (at !== u8.length) throw bad('device length')
-  // The stem each term has (section 30): LazyStems makes the stem lists.
-  const stemOf = S[30], nk = S[28].length - 1
-  if (stemOf.length !== S[24].length - 1 && stemOf.length) throw bad('term stems')
-  for (let t = 0; t < stemOf.length; t++) if (stemOf[t] > nk) throw bad('term stems')
-  S.stemOf = stemOf
-  S[30] = new Uint32Array(0)
-  S.unspaced = []
-  for (let t = 0; t < stemOf.length; t++) if (!stemOf[t]) S.unspaced.push(t) // the terms the grams come from
+  const get = (i) => (D[i].a === undefined ? D[i] : (D[i] = D[i].T && DEV_ENC[i] === 2 ? unzig(u8, D[i].a, D[i].z, new D[i].T(D[i].count), i) : unvar(u8, D[i], i)))
+  const S = []
+  for (const [to, from] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [15, 6], [16, 7], [38, 25], [39, 26], [40, 27], [41, 28], [19, 18], [20, 19], [21, 15]]) S[to] = get(from)
+  S.ids = D[5]
+  const nTerms = (S.nTerms = Math.max(D[8].count - 1, 0)), n = S[19].length
+  let terms
+  S.termKeys = () => terms || (terms = new Strs(get(8), get(9)))
+  if (S[20].length !== n || S[21].length !== n) throw bad('device texts')
+  let stems, texts, rest, restAt, odd
+  // The stems: where each one's terms start among the terms grouped by
+  // stem, the stems not spelt by their first term and their keys.
+  S.stems = () => {
+    if (stems) return stems
+    const at = get(10), terms = get(11), odd = new Strs(get(12), get(13)), oddAt = get(29)
+    if (!at.length || at[at.length - 1] !== terms.length || at.mx !== terms.length || max(terms) >= nTerms || oddAt.length !== odd.length || max(oddAt) >= at.length - 1) throw bad('stems')
+    return (stems = { at, terms, odd, oddAt })
+  }
+  S.unspaced = () => {
+    const u = get(30)
+    if (max(u) >= nTerms) throw bad('unspaced terms')
+    return u
+  }
+  // The texts: their first terms (ascending) and first phrases; the terms'
+  // other texts.
+  S.texts = () => {
+    if (texts) return texts
+    const first = get(14), ts = get(17), nt = first.length
+    if (max(first) >= nTerms || ts.length !== nt + 1 || ts[nt] !== n || ts.mx !== n) throw bad('device texts')
+    const listAt = get(20), lists = get(21)
+    if (listAt.length !== nTerms + 1 || max(listAt) > lists.length) throw bad('posting offsets')
+    return (texts = { first, tStart: ts, listAt, lists })
+  }
+  // Phrase i's text: its text's terms joined by spaces, or the text as the
+  // file spells it when that is not it ("t恤": no space between scripts).
+  S.text = (i) => {
+    const { first, tStart: ts } = S.texts(), nt = first.length
+    if (!rest) {
+      rest = get(16)
+      restAt = get(31)
+      if (restAt.length !== nt + 1 || restAt[nt] !== rest.length || restAt.mx !== rest.length || max(rest) >= nTerms) throw bad('device texts')
+      odd = new Map()
+      const ids = get(22), spelt = new Strs(get(23), get(24))
+      if (ids.length !== spelt.length) throw bad('device texts')
+      for (let j = 0; j < ids.length; j++) odd.set(ids[j], spelt.at(j))
+    }
+    const x = lower(ts, i + 1) - 1
+    let s = odd.get(x)
+    if (s === undefined) {
+      const terms = S.termKeys()
+      s = terms.at(first[x])
+      for (let j = restAt[x]; j < restAt[x + 1]; j++) s += ' ' + terms.at(rest[j])
+    }
+    return s
+  }
   return S
+}
+
+// DEV_ENC is the encoding of each section of a device index (packs/device.go):
+// 1 raw (little-endian integers), 2 zigzag delta varints, 3 varints, 4 lists
+// of delta varints, 5 a hash.
+const DEV_ENC = [2, 1, 2, 2, 1, 5, 2, 1, 2, 1, 2, 2, 2, 1, 2, 1, 3, 2, 1, 1, 2, 4, 2, 2, 1, 2, 1, 2, 2, 2, 2, 2]
+
+// unvar is the values of the LEB128 varints of a device index's section d
+// (stored in u8[d.a:d.z]).
+function unvar(u8, d, i) {
+  const out = new Uint32Array(d.count), z = d.z
+  let at = d.a
+  for (let j = 0; j < out.length; j++) {
+    if (at >= z) throw bad('device section ' + i)
+    let v = u8[at++]
+    if (v > 127) {
+      v &= 0x7f
+      let mul = 128, b
+      do {
+        if (at >= z || mul > 2 ** 28) throw bad('device section ' + i)
+        b = u8[at++]
+        v += (b & 0x7f) * mul
+        mul *= 128
+      } while (b & 0x80)
+    }
+    out[j] = v
+  }
+  if (at !== z) throw bad('device section ' + i)
+  return out
 }
 
 // unzig fills out with the running sum of the zigzag LEB128 varints in
@@ -390,67 +516,38 @@ function unzig(u8, at, end, out, i) {
   return out
 }
 
-// grams makes the gram table a device index leaves out from the segment's
-// unspaced terms (those with no stem): a gram's (a character or a pair of
-// them) phrases are those of the unspaced terms holding it. This runs while
-// the page waits for its first engine, mostly before the JIT has warmed up
-// (a Chinese index is all unspaced terms): the keys' UTF-8 bytes are read
-// as code points, a gram keyed by a number (gram), typed arrays, one Map.
-function grams(terms, unspaced) {
-  const ids = new Map(), o = terms.k.o, b = terms.k.b
-  let kt = new Int32Array(1024), n = 0
-  for (const t of unspaced) {
-    const end = o[t + 1]
-    if (n + 4 * (end - o[t]) > kt.length) {
-      const x = new Int32Array(2 * kt.length + 4 * (end - o[t]))
-      x.set(kt)
-      kt = x
-    }
-    for (let j = o[t], prev = -1; j < end;) {
-      let c = b[j++]
-      if (c >= 0xc0) {
-        const k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1
-        c &= 0x3f >> k
-        for (let x = 0; x < k; x++) c = (c << 6) | (b[j++] & 0x3f)
-      }
-      kt[n++] = gramId(ids, c)
-      kt[n++] = t
-      if (prev >= 0) {
-        kt[n++] = gramId(ids, (prev + 1) * 0x200000 + c)
-        kt[n++] = t
-      }
-      prev = c
-    }
-  }
-  // Each gram's terms (counting sort of the pairs); its list is made on
-  // its first lookup, as a stem's (LazyStems).
-  const nk = ids.size, by = new Int32Array(n >> 1), cnt = new Int32Array(nk + 1)
-  for (let i = 0; i < n; i += 2) cnt[kt[i] + 1]++
-  for (let k = 0; k < nk; k++) cnt[k + 1] += cnt[k]
-  const at = cnt.slice(0, nk)
-  for (let i = 0; i < n; i += 2) by[at[kt[i]]++] = kt[i + 1]
-  const tab = { off: [0], post: [] }, made = new Int32Array(nk).fill(-1)
+// grams is the gram table a device index leaves out: a gram's (a character
+// or a pair of them) phrases are those of the segment's unspaced terms (the
+// terms without a stem) holding it. Nothing is built with the engine: a
+// gram's terms are found on its first lookup by a scan of those terms' keys
+// for its UTF-8 bytes (a whole-character sequence matches only at character
+// boundaries), and its list is made then, as a stem's (LazyStems). A
+// Chinese index is all unspaced terms; a keystroke looks up one or two new
+// grams at most.
+function grams(terms, S) {
+  const tab = { off: [0], post: [] }, made = new Map()
   tab.get = (k) => {
-    const id = ids.get(gram(k))
-    if (id === undefined) return undefined
-    return made[id] >= 0 ? made[id] : (made[id] = union(tab, terms, by, cnt[id], cnt[id + 1]))
+    let v = made.get(k)
+    if (v === undefined) {
+      const n = k.length, c = k.codePointAt(0) > 0xffff ? 2 : 1
+      if (n !== c && (n < c + 1 || n !== c + (k.codePointAt(c) > 0xffff ? 2 : 1))) return undefined // one or two characters only
+      const m = utf8(k), o = terms.k.o, b = terms.k.b, hit = [], b0 = buf[0]
+      for (const t of S.unspaced()) {
+        for (let j = o[t], end = o[t + 1] - m; j <= end; j++) {
+          if (b[j] !== b0) continue
+          let i = 1
+          while (i < m && b[j + i] === buf[i]) i++
+          if (i === m) {
+            hit.push(t)
+            break
+          }
+        }
+      }
+      made.set(k, (v = hit.length ? union(tab, terms, hit, 0, hit.length) : -1))
+    }
+    return v < 0 ? undefined : v
   }
-  tab.has = (k) => ids.has(gram(k))
   return tab
-}
-
-// gram is the number grams keys a character (its code point) or a pair of
-// them by, -1 for other strings; gramId numbers the grams in order.
-function gram(s) {
-  const c = s.codePointAt(0), l = c > 0xffff ? 2 : 1
-  if (s.length === l) return c
-  const d = s.codePointAt(l)
-  return s.length === l + (d > 0xffff ? 2 : 1) ? (c + 1) * 0x200000 + d : -1
-}
-function gramId(ids, g) {
-  let id = ids.get(g)
-  if (id === undefined) ids.set(g, (id = ids.size))
-  return id
 }
 
 /**
@@ -479,6 +576,14 @@ export function indexPack(bytes) {
   return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S }
 }
 
+// entryIds is the ids of the English core pack's rows, remembered per pack.
+const packIds = new WeakMap()
+function entryIds(en) {
+  let ids = packIds.get(en)
+  if (!ids) packIds.set(en, (ids = en.rows.map((r) => r[en.rowIndex.id])))
+  return ids
+}
+
 /**
  * checkIndexPack returns an index pack (indexPack, devicePack) after
  * checking it is the locale's and belongs to the English core pack en:
@@ -486,11 +591,40 @@ export function indexPack(bytes) {
  * throws otherwise.
  */
 export function checkIndexPack(p, en, locale) {
-  const ids = strs(p.bin, 5).all(), x = en.rowIndex.id
-  if (p.locale !== locale || p.packVersion !== en.packVersion || ids.length !== en.rows.length || ids.some((id, i) => id !== en.rows[i][x])) {
+  if (p.locale !== locale || p.packVersion !== en.packVersion || !sameIds(p.bin, entryIds(en))) {
     throw bad(`not the ${locale} index of pack.en.json ${en.packVersion}`)
   }
   return p
+}
+
+// sameIds reports an index's entry table is ids: a binary index lists the
+// ids, a device index has their count and hash (32-bit FNV-1a of each id's
+// UTF-8 bytes and a newline), remembered per list of ids.
+const idHashes = new WeakMap()
+function sameIds(S, ids) {
+  if (!S.ids) {
+    const own = strs(S, 5).all()
+    return own.length === ids.length && own.every((id, i) => id === ids[i])
+  }
+  let h = idHashes.get(ids)
+  if (h === undefined) {
+    h = 0x811c9dc5
+    for (let k = 0; k < ids.length; k++) { // ids are hexcodes: ASCII, their UTF-16 units their bytes
+      const id = ids[k]
+      for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193)
+      h = Math.imul(h ^ 10, 0x01000193)
+    }
+    idHashes.set(ids, (h >>>= 0))
+  }
+  return S.ids.count === ids.length && S.ids.hash === h
+}
+
+// phrasesOK reports every phrase's entry below m and field a stored one
+// (0-6): one pass over both columns (their values read in place or copied).
+function phrasesOK(pe, pf, m) {
+  if (pe.mx !== undefined) return pe.mx < m && max(pf) <= 6
+  for (let i = 0; i < pe.length; i++) if (pe[i] >= m || pf[i] > 6) return false
+  return true
 }
 
 // full is the phrase count of the engine BinIndex is building when every
@@ -525,14 +659,13 @@ export class BinIndex extends Index {
       return super.build(loc, packs)
     }
     const S = b.bin
-    const m = S[5].length - 1
-    const ids = strs(S, 5).all()
-    if (b.packVersion !== this.packVersion || ids.length !== this.E.length - this.E.filter((e) => e.custom).length) throw bad('not of pack ' + this.packVersion)
-    for (let i = 0; i < ids.length; i++) if (ids[i] !== this.E[i].id) throw bad('entry ' + i + ' is not ' + this.E[i].id)
+    const m = S.ids ? S.ids.count : S[5].length - 1
+    const ids = this.idList || (this.idList = this.E.filter((e) => !e.custom).map((e) => e.id))
+    if (b.packVersion !== this.packVersion || !sameIds(S, ids)) throw bad('not of pack ' + this.packVersion + ' (its entry table)')
     const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
     const [pe, pf, pn] = [S[19], S[20], S[21]]
-    if (pf.length !== s.n || pn.length !== s.n || max(pe) >= m || max(pf) > 6) throw bad('phrases')
+    if (pf.length !== s.n || pn.length !== s.n || !phrasesOK(pe, pf, m)) throw bad('phrases')
     this.segs.push(s)
     if (full) { // every segment binary: the columns are made once, at their full length
       if (!base) {

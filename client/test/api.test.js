@@ -250,7 +250,7 @@ test('loadPacks falls back to the JSON pack when a device index cannot be used',
   const fromDevice = lib.createEngine([en, enDevice, device])
   const fromJSON = lib.createEngine([en, enDevice, readPack('pack.fr.json')])
   const damaged = Buffer.from(device)
-  damaged[14 + 10 * 25 + 6] ^= 1 // the stored length of the term postings
+  damaged[14 + 10 * 21 + 6] ^= 1 // the stored length of the term lists
   try {
     for (const [what, body, want] of [
       ['served', undefined, fromDevice],

@@ -95,7 +95,7 @@ test('damaged or mismatched device indexes are refused when the engine is create
   bad(dev.subarray(0, dev.length - 3), /device/)
   bad(dev.subarray(0, 100), /device header/)
   const len = Uint8Array.from(dev)
-  len[14 + 10 * 25 + 6] ^= 1 // the stored length of the term postings
+  len[14 + 10 * 21 + 6] ^= 1 // the stored length of the term lists
   bad(len, /device/)
   const ver = Uint8Array.from(dev)
   ver[8] = 9
@@ -103,17 +103,35 @@ test('damaged or mismatched device indexes are refused when the engine is create
   assert.throws(() => createEngine([{ ...en, packVersion: 'other' }, dev]), /not of pack/)
 })
 
-// A term's postings are decoded on its first lookup (packs/FORMAT.md
-// "Device index", encoding 6): damaged ones are refused then, loudly.
+// deviceSection is where section i of a device index is stored: its byte
+// offset, stored length and encoding.
+function deviceSection(dev, i) {
+  const dv = new DataView(dev.buffer, dev.byteOffset)
+  const N = dv.getUint16(12, true)
+  let at = 14 + 10 * N
+  for (let j = 0; j < i; j++) at += dv.getUint32(14 + 10 * j + 6, true)
+  return { at, len: dv.getUint32(14 + 10 * i + 6, true), enc: dev[14 + 10 * i + 1] }
+}
+
+// A term's list of texts is decoded on its first lookup (packs/FORMAT.md
+// "Device index", section 21): damaged ones are refused then, loudly.
 test('damaged term lists of a device index are refused when decoded', () => {
   const dev = Uint8Array.from(readBytes('device.fr.bin'))
-  const dv = new DataView(dev.buffer)
-  let at = 14 + 480
-  for (let i = 0; i < 25; i++) at += dv.getUint32(14 + 10 * i + 6, true)
-  assert.equal(dev[14 + 10 * 25 + 1], 6, 'the term postings are lists of their own')
-  const good = createEngine([en, readBytes('device.fr.bin')]).search('bonjour', { locale: 'fr' })
+  const { at, len, enc } = deviceSection(dev, 21)
+  assert.equal(enc, 4, 'the term lists are lists of their own')
+  const good = createEngine([en, readBytes('device.fr.bin')]).search('rouge', { locale: 'fr' })
   assert.ok(good.results.length)
-  dev.fill(0xff, at, at + dv.getUint32(14 + 10 * 25 + 6, true)) // every varint runs past its list
+  dev.fill(0xff, at, at + len) // every varint runs past its list
   const e = createEngine([en, dev]) // nothing decoded yet
-  assert.throws(() => e.search('bonjour', { locale: 'fr' }), /postings/)
+  assert.throws(() => e.search('rouge', { locale: 'fr' }), /postings/)
+})
+
+// The entry ids are checked by their hash (section 5): a device index of
+// another entry table is refused.
+test('a device index of another entry table is refused', () => {
+  const dev = Uint8Array.from(readBytes('device.fr.bin'))
+  const { at, enc } = deviceSection(dev, 5)
+  assert.equal(enc, 5, 'section 5 is a hash')
+  dev[at] ^= 1
+  assert.throws(() => createEngine([en, dev]), /entry table/)
 })

@@ -75,7 +75,7 @@ func run(in, out, version, model string) error {
 	if err := packs.CheckLicences(inputs.Versions); err != nil {
 		return err
 	}
-	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &packs.TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced}})
+	files, err := packs.Build(inputs, version, packfmt.Locales, &packs.Indexer{Locale: engine.WriteIndex, Part: engine.WritePartIndex, Terms: &packs.TermRules{Stem: engine.Stem, Unspaced: engine.IsUnspaced, Tokenize: engine.Tokenize}})
 	if err == nil {
 		err = relErr
 	}
