@@ -50,24 +50,14 @@ const QUERIES = [
 // keydown (or of its beforeinput, for text typed without a key), t1 after
 // the picker's input handler (registered before this one), t2 at the next
 // animation frame, t3 in a task posted from that frame, which runs once the
-// frame's style,
-// layout, paint and commit are done. work = (t1 - t0) + (t3 - t2): what
-// the page spends from the key to the results painted, the wait for the
-// frame left out; toPaint = t3 - t0 puts that wait (up to a frame) back in;
-// allPainted, to the frame after, where the picker draws the results past
-// its first two rows (element.js, NOW).
+// frame's style, layout, paint and commit are done. work = (t1 - t0) +
+// (t3 - t2): what the page spends from the key to the results painted, the
+// idle wait for the frame left out; toPaint = t3 - t0 puts that wait (up to
+// a frame) back in.
 function instrument() {
   const picker = window.demo.picker
   const input = picker.shadowRoot.querySelector('input')
   const done = (window.benchKeys = [])
-  // afterFrame calls fn with the times of the next animation frame and of
-  // a task posted from it, which runs once that frame is painted.
-  const afterFrame = (fn) => requestAnimationFrame(() => {
-    const t2 = performance.now()
-    const ch = new MessageChannel()
-    ch.port1.onmessage = () => fn(t2, performance.now())
-    ch.port2.postMessage(0)
-  })
   let cur
   // From the time the browser stamped on the key's event, so a key that
   // waits for the page's earlier work counts that wait. A key that types
@@ -81,12 +71,14 @@ function instrument() {
     cur = undefined
     k.t1 = performance.now()
     k.search = picker.state?.aliasMs ?? 0
-    const rest = !!picker._laterFn
-    afterFrame((t2, t3) => {
-      const row = { work: k.t1 - k.t0 + t3 - t2, handler: k.t1 - k.t0, frame: t3 - t2, toPaint: t3 - k.t0, search: k.search }
-      // Results past the first rows come a frame later: allPainted waits for it.
-      if (!rest) return done.push({ ...row, allPainted: row.toPaint })
-      afterFrame((_, t5) => done.push({ ...row, allPainted: t5 - k.t0 }))
+    requestAnimationFrame(() => {
+      const t2 = performance.now()
+      const ch = new MessageChannel()
+      ch.port1.onmessage = () => {
+        const t3 = performance.now()
+        done.push({ work: k.t1 - k.t0 + t3 - t2, handler: k.t1 - k.t0, frame: t3 - t2, toPaint: t3 - k.t0, search: k.search })
+      }
+      ch.port2.postMessage(0)
     })
   })
 }
@@ -161,7 +153,7 @@ try {
   const row = (xs) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: pct(xs, 100) })
   out.keystroke.wall = {
     keys: keys.length, work: row(col('work')), handler: row(col('handler')), frame: row(col('frame')),
-    toPaint: row(col('toPaint')), allPainted: row(col('allPainted')), search: row(col('search')),
+    toPaint: row(col('toPaint')), search: row(col('search')),
   }
 
   const cdp = await page.context().newCDPSession(page)

@@ -18,7 +18,6 @@ import { CSS } from './style.js'
 // Tab icons per group; group 2 (components: skin tones, hair) is not browsed.
 const ICONS = ['😀', '👋', '', '🐱', '🍎', '✈️', '⚽', '💡', '❤️', '🏁']
 const FIRST = 48 // grid cells built before the first paint; the rest when they scroll near
-const NOW = 16 // results drawn in a keystroke's own frame (two rows); the rest right after it is painted
 const RECENT = 24
 const LIMIT = 48
 const HAND = '✋'
@@ -111,7 +110,6 @@ export class EmojiSearchPicker extends Base {
   connectedCallback() { this._schedule() }
 
   disconnectedCallback() {
-    this._later()
     this._session?.dispose()
     this._io?.disconnect()
     this._seq++
@@ -270,7 +268,6 @@ export class EmojiSearchPicker extends Base {
     nav.hidden = !browse
     empty.hidden = true
     if (!browse) return this._resCells(secs[0])
-    this._later()
     if (secs === this._gridSecs) return
     list.replaceChildren()
     list.scrollTop = 0
@@ -326,55 +323,20 @@ export class EmojiSearchPicker extends Base {
   // from one keystroke to the next: a cell is written only when its emoji
   // changed, cells left over are hidden, so typing builds no nodes and
   // only the changed glyphs are shaped and laid out again.
-  // The first NOW results are drawn in the keystroke's frame, the others
-  // just after it is painted (cells still showing the last query's emoji
-  // are invisible until then: .part hides the .cut cell and those after it).
   _resCells(s) {
     const { cells, res } = this._el
     const kids = cells.children
-    this._later()
     s.cells = s.el = cells
     s.pre = 'r'
     s.n = s.items.length
     // Only after the person scrolled the results (no layout forced otherwise).
     if (this._resTop) res.scrollTop = this._resTop = 0
-    for (let i = s.n; i < kids.length; i++) kids[i].hidden = true
-    const now = Math.min(s.n, NOW)
-    this._resDraw(s, 0, now)
-    if (now === s.n) return cells.classList.remove('part')
-    kids[now]?.classList.add('cut')
-    cells.classList.add('part')
-    this._later(() => {
-      this._resDraw(s, now, s.n)
-      cells.classList.remove('part')
-    })
-  }
-
-  // _resDraw writes results from to end of section s into their cells.
-  _resDraw(s, from, end) {
-    const { cells } = this._el
-    for (let i = from; i < end; i++) {
-      const o = cells.children[i] || cells.appendChild(this._option(`r0-${i}`))
+    for (let i = 0; i < s.n; i++) {
+      const o = kids[i] || cells.appendChild(this._option(`r0-${i}`))
       this._put(o, s.items[i])
       o.hidden = false
     }
-  }
-
-  // _later runs fn once the next frame is painted, in place of what was
-  // waiting; without fn, it drops what was waiting.
-  _later(fn) {
-    cancelAnimationFrame(this._laterRaf)
-    clearTimeout(this._laterT)
-    this._laterFn = fn
-    if (fn) this._laterRaf = requestAnimationFrame(() => { this._laterT = setTimeout(() => this._flush()) })
-  }
-
-  // _flush does at once what _later keeps for after the paint (before a
-  // key moves among the results, say).
-  _flush() {
-    const fn = this._laterFn
-    this._later()
-    fn?.()
+    for (let i = s.n; i < kids.length; i++) kids[i].hidden = true
   }
 
   _option(id) {
@@ -419,7 +381,6 @@ export class EmojiSearchPicker extends Base {
   // _redraw draws what is on screen again (a new tone or set); browsing
   // rebuilds the sections since the set decides what can be shown.
   _redraw(rebuild) {
-    this._flush()
     const grid = this._gridSecs || []
     if (rebuild) {
       this._gridSecs = undefined
@@ -431,7 +392,6 @@ export class EmojiSearchPicker extends Base {
 
   _message(text) {
     const { grid, res, empty, input, nav } = this._el
-    this._later()
     this._sections = []
     this._active = undefined
     this._browsing = false
@@ -456,7 +416,6 @@ export class EmojiSearchPicker extends Base {
   _activate(si, i, scroll = true) {
     const s = this._sections[si]
     if (!s?.items[i]) return
-    if (scroll) this._flush()
     this._fill(si)
     const { input } = this._el
     this._activeEl?.classList.remove('a')

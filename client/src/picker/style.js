@@ -27,7 +27,6 @@ nav [aria-current=true]{border-bottom-color:var(--es-accent)}
 .cells{display:grid;grid-template-columns:repeat(auto-fill,minmax(var(--es-cell),1fr))}
 .o{height:var(--es-cell);display:flex;align-items:center;justify-content:center;font-size:var(--es-emoji);border-radius:.4rem;cursor:pointer;user-select:none;line-height:1}
 .o[hidden]{display:none}
-.part .cut,.part .cut~.o{visibility:hidden}
 .o,.big,.tone,.tones button,nav button{font-family:"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji",sans-serif}
 .o:hover{background:var(--es-hover)}
 .o.a{background:var(--es-hover);outline:2px solid var(--es-accent);outline-offset:-2px}
