@@ -45,8 +45,8 @@ var spec *contract
 // product's API: the diag build's test routes and the test-scheduled routes
 // of `wrangler dev` (both absent from a deployed Worker), and the web pages
 // and their static files (the picker at /, the client library's modules,
-// the docs page, the dashboard app, the picker's favicon).
-var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/robots.txt", "/favicon.svg"}
+// the docs page, the dashboard app, the picker's favicons).
+var notInContract = []string{"/__diag/", "/__scheduled", "/cdn-cgi/", "/client/", "/demo/", "/docs", "/dashboard/", "/robots.txt", "/favicon.svg", "/favicon.ico"}
 
 // platformBodyLimit is the request size above which the platform itself
 // refuses a body with 413 before any route runs (hostsim's limit, as

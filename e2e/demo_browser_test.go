@@ -56,7 +56,7 @@ func TestDemoBrowser(t *testing.T) {
 
 	// The page and the library are static assets of the Worker.
 	for path, typ := range map[string]string{
-		"/": "text/html", "/favicon.svg": "image/svg+xml", "/client/index.js": "javascript", "/client/src/engine.js": "javascript",
+		"/": "text/html", "/favicon.svg": "image/svg+xml", "/favicon.ico": "icon", "/client/index.js": "javascript", "/client/src/engine.js": "javascript",
 		"/client/picker.js": "javascript", "/client/src/picker/element.js": "javascript", "/demo/demo.js": "javascript",
 	} {
 		r := get(t, path)

@@ -11,23 +11,29 @@
 //    from a trace of each load, the same spans in the main thread's CPU
 //    time (each mark's thread clock, `tts`), so the wait for a core on a
 //    loaded machine is left out.
-// 2. A keystroke to updated results, English with Spanish loaded (locale
-//    es): every prefix of hand-written queries typed into the box, timed
-//    in the page from the input event to the results laid out (the
-//    session's search, the listbox rebuilt, style and layout forced; the
-//    search alone is the session's aliasMs).
+// 2. A keystroke to updated results painted, English with Spanish loaded
+//    (locale es): hand-written queries typed into the box one key at a
+//    time through the browser's input pipeline (playwright's keyboard),
+//    timed in the page (see instrument): `work` is the bar, from the
+//    keydown to the end of the frame that paints the results, without the
+//    idle wait for that frame to begin; `toPaint` adds that wait (up to
+//    16.7 ms at 60 Hz, whatever the page does); `handler` and `frame` are
+//    the two parts of `work`, `search` the session's aliasMs.
 // 3. The same two in main-thread CPU time (Chrome DevTools Protocol
 //    Performance metrics with timeDomain threadTicks: TaskDuration, which
 //    counts only time the renderer's main thread ran, so the other
 //    developers' load on the machine is left out): per keystroke (the
-//    input event, search, listbox and layout, plus the protocol's own
+//    key's events, search, results, its frame, plus the protocol's own
 //    evaluate: an upper bound), and for the grid rebuilt from the packs
 //    in a warm page (catalog, can-draw probes, the grid's first cells,
 //    layout; the emoji font is loaded by then).
+// PICKER_SRC=dir serves client/src/picker/*.js from dir instead (for a
+// paired comparison with another version: run both, alternating).
 // Prints one JSON line.
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { cpus, loadavg } from 'node:os'
+import { readFileSync } from 'node:fs'
 
 const require = createRequire(fileURLToPath(new URL('../../client/.tools/', import.meta.url)))
 const { chromium } = require('playwright-core')
@@ -40,6 +46,47 @@ const QUERIES = [
   'cat', 'happy birthday', 'thank you', 'pizza', 'heart', 'fire', 'sad face', 'party', 'tired', 'love', 'laugh', 'dog',
   'rocket', 'music', 'coffee', 'gracias', 'fiesta', 'corazón', 'gato', 'feliz cumpleaños', 'comida', 'perro', 'lluvia', 'sol',
 ]
+// instrument times each keystroke in the page: t0 the timeStamp of its
+// keydown (or of its beforeinput, for text typed without a key), t1 after
+// the picker's input handler (registered before this one), t2 at the next
+// animation frame, t3 in a task posted from that frame, which runs once the
+// frame's style, layout, paint and commit are done. work = (t1 - t0) +
+// (t3 - t2): what the page spends from the key to the results painted, the
+// idle wait for the frame left out; toPaint = t3 - t0 puts that wait (up to
+// a frame) back in.
+function instrument() {
+  const picker = window.demo.picker
+  const input = picker.shadowRoot.querySelector('input')
+  const done = (window.benchKeys = [])
+  let cur
+  // From the time the browser stamped on the key's event, so a key that
+  // waits for the page's earlier work counts that wait. A key that types
+  // nothing (Escape) leaves no keystroke behind it.
+  input.addEventListener('keydown', (ev) => { cur = { t0: ev.timeStamp } }, true)
+  input.addEventListener('beforeinput', (ev) => { cur ||= { t0: ev.timeStamp } }, true)
+  input.addEventListener('keyup', () => { cur = undefined }, true)
+  input.addEventListener('input', () => {
+    const k = cur
+    if (!k) return
+    cur = undefined
+    k.t1 = performance.now()
+    k.search = picker.state?.aliasMs ?? 0
+    requestAnimationFrame(() => {
+      const t2 = performance.now()
+      const ch = new MessageChannel()
+      ch.port1.onmessage = () => {
+        const t3 = performance.now()
+        done.push({ work: k.t1 - k.t0 + t3 - t2, handler: k.t1 - k.t0, frame: t3 - t2, toPaint: t3 - k.t0, search: k.search })
+      }
+      ch.port2.postMessage(0)
+    })
+  })
+}
+// painted waits for the last keystroke's frame and returns its times.
+async function painted() {
+  while (!window.benchKeys.length) await new Promise((r) => setTimeout(r, 2))
+  return window.benchKeys.shift()
+}
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b)
   return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2)
@@ -49,12 +96,22 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 })
-const out = { loadavg: loadavg().map((x) => +x.toFixed(1)), cpus: cpus().length, grid: {}, keystroke: {} }
+const src = process.env.PICKER_SRC
+const newPage = async () => {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } })
+  if (src) {
+    await page.route('**/client/src/picker/*.js', (route) => route.fulfill({
+      contentType: 'text/javascript', body: readFileSync(`${src}/${new URL(route.request().url()).pathname.split('/').pop()}`),
+    }))
+  }
+  return page
+}
+const out = { src, loadavg: loadavg().map((x) => +x.toFixed(1)), cpus: cpus().length, grid: {}, keystroke: {} }
 try {
   for (const locale of ['en', 'es']) {
     const ms = []
     for (let i = 0; i < loads; i++) {
-      const page = await browser.newPage({ viewport: { width: 1000, height: 760 } })
+      const page = await newPage()
       await browser.startTracing(page, { categories: ['blink.user_timing'] })
       await page.goto(`${base}/?locale=${locale}&region=`)
       await page.waitForFunction(() => window.demo?.picker?.loaded === true, null, { timeout: 90_000 })
@@ -74,53 +131,43 @@ try {
     }
   }
 
-  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } })
+  const page = await newPage()
   await page.goto(`${base}/?locale=es&region=`)
   await page.waitForFunction(() => window.demo?.picker?.loaded === true, null, { timeout: 90_000 })
-  const inPage = await page.evaluate(async (queries) => {
-    const picker = window.demo.picker
-    const input = picker.shadowRoot.querySelector('input')
-    const list = picker.shadowRoot.querySelector('.list')
-    const times = []
-    const search = []
-    for (let round = 0; round < 2; round++) {
-      for (const q of queries) {
-        for (let n = 1; n <= q.length; n++) {
-          input.value = q.slice(0, n)
-          const t0 = performance.now()
-          input.dispatchEvent(new Event('input'))
-          void list.offsetHeight
-          times.push(performance.now() - t0)
-          search.push(picker.state.aliasMs)
-          await new Promise((r) => setTimeout(r, 5))
-        }
-        input.value = ''
-        input.dispatchEvent(new Event('input'))
-        await new Promise((r) => requestAnimationFrame(r))
+  await page.evaluate(instrument)
+  const input = page.locator('emoji-search-picker input')
+  await input.focus()
+  const keys = []
+  for (let round = 0; round < 2; round++) {
+    for (const q of QUERIES) {
+      // One key at a time, each after the last one's frame is painted.
+      for (const ch of q) {
+        await page.keyboard.type(ch)
+        keys.push(await page.evaluate(painted))
       }
+      await page.keyboard.press('Escape')
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))))
     }
-    return { times, search }
-  }, QUERIES)
-  const t = inPage.times
-  const own = t.map((x, i) => x - inPage.search[i])
-  out.keystroke.inPage = { keys: t.length, p50: pct(t, 50), p95: pct(t, 95), max: pct(t, 100), searchP50: pct(inPage.search, 50), searchP95: pct(inPage.search, 95), pickerP50: pct(own, 50), pickerP95: pct(own, 95) }
+  }
+  const col = (k) => keys.map((x) => x[k])
+  const row = (xs) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: pct(xs, 100) })
+  out.keystroke.wall = {
+    keys: keys.length, work: row(col('work')), handler: row(col('handler')), frame: row(col('frame')),
+    toPaint: row(col('toPaint')), search: row(col('search')),
+  }
 
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' })
   const cpu = async () => (await cdp.send('Performance.getMetrics')).metrics.find((x) => x.name === 'TaskDuration').value * 1000
   const perKey = []
   for (const q of QUERIES) {
-    for (let n = 1; n <= q.length; n++) {
+    for (const ch of q) {
       const a = await cpu()
-      await page.evaluate((v) => {
-        const root = window.demo.picker.shadowRoot
-        const input = root.querySelector('input')
-        input.value = v
-        input.dispatchEvent(new Event('input'))
-        void root.querySelector('#res').offsetHeight
-      }, q.slice(0, n))
+      await page.keyboard.type(ch)
+      await page.evaluate(painted)
       perKey.push((await cpu()) - a)
     }
+    await page.keyboard.press('Escape')
   }
   out.keystroke.cpu = { keys: perKey.length, p50: pct(perKey, 50), p95: pct(perKey, 95), max: pct(perKey, 100) }
   await page.evaluate(() => {

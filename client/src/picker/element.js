@@ -56,6 +56,8 @@ export class EmojiSearchPicker extends Base {
     root.innerHTML = HTML
     const $ = (s) => root.querySelector(s)
     this._el = { p: $('.p'), input: $('input'), tone: $('.tone'), tones: $('.tones'), nav: $('nav'), grid: $('#grid'), res: $('#res'), empty: $('.empty'), big: $('.big'), nm: $('.nm'), sc: $('.sc'), sr: $('.sr') }
+    // The results' cells are kept across keystrokes (see _resCells).
+    this._el.res.append((this._el.cells = el('div', 'cells')))
     this._store = createStore()
     this._tone = this._store.tone
     this._sections = []
@@ -81,6 +83,9 @@ export class EmojiSearchPicker extends Base {
     grid.addEventListener('scroll', () => {
       if (!this._raf) this._raf = requestAnimationFrame(() => { this._raf = 0; this._current() })
     })
+    // Read at scroll time (layout is clean then), so a keystroke need not
+    // force a layout to learn whether the results must go back to the top.
+    res.addEventListener('scroll', () => { this._resTop = res.scrollTop })
     tone.addEventListener('click', () => this._tones(tones.hidden))
     tones.addEventListener('keydown', (ev) => {
       const k = [...tones.children].indexOf(ev.target)
@@ -239,7 +244,7 @@ export class EmojiSearchPicker extends Base {
       return this._message(none)
     }
     this._show([{ items, srcs }], false)
-    this._activate(0, 0)
+    this._activate(0, 0, false)
     this._sr(this._t.count.replace('{n}', items.length))
   }
 
@@ -262,30 +267,26 @@ export class EmojiSearchPicker extends Base {
     res.hidden = browse
     nav.hidden = !browse
     empty.hidden = true
-    if (browse && secs === this._gridSecs) return
+    if (!browse) return this._resCells(secs[0])
+    if (secs === this._gridSecs) return
     list.replaceChildren()
     list.scrollTop = 0
-    if (browse) {
-      this._io?.disconnect()
-      this._gridSecs = secs
-      this._io = new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s, secs)), { root: grid, rootMargin: '400px 0px' })
-    }
+    this._io?.disconnect()
+    this._gridSecs = secs
+    this._io = new IntersectionObserver((es) => es.forEach((x) => x.isIntersecting && this._fill(+x.target.dataset.s, secs)), { root: grid, rootMargin: '400px 0px' })
     let rowPx
     secs.forEach((s, si) => {
       s.cells = el('div', 'cells')
-      s.pre = browse ? 'b' : 'r'
+      s.pre = 'b'
       s.n = 0
-      if (browse) {
-        s.el = el('div')
-        s.el.setAttribute('role', 'group')
-        s.el.dataset.s = si
-        const h = el('div', 'h', s.label)
-        h.id = `h${si}`
-        s.el.setAttribute('aria-labelledby', h.id)
-        s.el.append(h, s.cells)
-      } else s.el = s.cells
+      s.el = el('div')
+      s.el.setAttribute('role', 'group')
+      s.el.dataset.s = si
+      const h = el('div', 'h', s.label)
+      h.id = `h${si}`
+      s.el.setAttribute('aria-labelledby', h.id)
+      s.el.append(h, s.cells)
       list.append(s.el)
-      if (!browse) return this._fill(si, secs)
       if (si === 0) this._fill(0, secs, FIRST)
       else {
         // One layout read for all placeholders: each read after an append would lay out again.
@@ -294,7 +295,6 @@ export class EmojiSearchPicker extends Base {
       }
       if (s.n < s.items.length) this._io.observe(s.el)
     })
-    if (!browse) return
     nav.replaceChildren(...secs.map((s, si) => {
       const b = el('button', '', s.icon)
       b.type = 'button'
@@ -313,19 +313,46 @@ export class EmojiSearchPicker extends Base {
     const end = Math.min(upto, s.items.length)
     if (end === s.items.length && s.el !== s.cells) this._io?.unobserve(s.el)
     const f = document.createDocumentFragment()
-    for (let i = s.n; i < end; i++) {
-      const e = s.items[i]
-      const o = el('div', 'o')
-      o.id = `${s.pre}${si}-${i}`
-      o.setAttribute('role', 'option')
-      o.setAttribute('aria-selected', 'false')
-      o.setAttribute('aria-label', this._name(e))
-      this._glyph(o, e)
-      f.append(o)
-    }
+    for (let i = s.n; i < end; i++) f.append(this._put(this._option(`${s.pre}${si}-${i}`), s.items[i]))
     s.n = end
     s.cells.style.height = ''
     s.cells.append(f)
+  }
+
+  // _resCells shows search results in the results listbox's cells, kept
+  // from one keystroke to the next: a cell is written only when its emoji
+  // changed, cells left over are hidden, so typing builds no nodes and
+  // only the changed glyphs are shaped and laid out again.
+  _resCells(s) {
+    const { cells, res } = this._el
+    const kids = cells.children
+    s.cells = s.el = cells
+    s.pre = 'r'
+    s.n = s.items.length
+    // Only after the person scrolled the results (no layout forced otherwise).
+    if (this._resTop) res.scrollTop = this._resTop = 0
+    for (let i = 0; i < s.n; i++) {
+      const o = kids[i] || cells.appendChild(this._option(`r0-${i}`))
+      this._put(o, s.items[i])
+      o.hidden = false
+    }
+    for (let i = s.n; i < kids.length; i++) kids[i].hidden = true
+  }
+
+  _option(id) {
+    const o = el('div', 'o')
+    o.id = id
+    o.setAttribute('role', 'option')
+    o.setAttribute('aria-selected', 'false')
+    return o
+  }
+
+  // _put writes entry e into option o: its accessible name and its glyph.
+  _put(o, e) {
+    const name = this._name(e)
+    if (o._name !== name) o.setAttribute('aria-label', (o._name = name))
+    this._glyph(o, e)
+    return o
   }
 
   _list() { return this._browsing ? this._el.grid : this._el.res }
@@ -335,10 +362,13 @@ export class EmojiSearchPicker extends Base {
   _char(e) { return this._tone && e.hasSkinTones ? applySkinTone(e.emoji, this._tone) : e.emoji }
   _name(e) { return e.labels?.[this._loc] || e.labels?.en || e.shortcode || e.emoji }
 
+  // _glyph draws e into box, unless box already shows that very glyph.
   _glyph(box, e) {
     const ch = this._char(e)
     const set = this._set()
     const url = e.imageUrl || (set !== 'native' ? emojiImageUrl(ch, { endpoint: this._endpoint, emojiSet: set }) : undefined)
+    if (box._glyph === (url || ch)) return
+    box._glyph = url || ch
     if (!url) return void (box.textContent = ch)
     const img = el('img')
     img.alt = ''
@@ -356,7 +386,7 @@ export class EmojiSearchPicker extends Base {
       this._gridSecs = undefined
       if (this._browsing) return this._browse()
     }
-    for (const s of new Set([...(rebuild ? [] : grid), ...this._sections])) [...s.cells.children].forEach((o, i) => this._glyph(o, s.items[i]))
+    for (const s of new Set([...(rebuild ? [] : grid), ...this._sections])) for (let i = 0; i < s.n; i++) this._glyph(s.cells.children[i], s.items[i])
     this._active && this._preview(this._item(...this._active))
   }
 
@@ -366,7 +396,6 @@ export class EmojiSearchPicker extends Base {
     this._active = undefined
     this._browsing = false
     grid.hidden = res.hidden = nav.hidden = true
-    res.replaceChildren()
     input.setAttribute('aria-expanded', 'false')
     input.removeAttribute('aria-activedescendant')
     empty.hidden = !text
@@ -374,12 +403,17 @@ export class EmojiSearchPicker extends Base {
     this._preview()
   }
 
-  _sr(text) { if (this._el.sr.textContent !== text) this._el.sr.textContent = text }
+  _sr(text) { this._text(this._el.sr, text) }
+
+  // _text writes text into node x only when it changes (no needless relayout).
+  _text(x, text) { if (x.textContent !== text) x.textContent = text }
 
   _at(o) { return o.id.slice(1).split('-').map(Number) }
   _item(si, i) { return this._sections[si]?.items[i] }
 
-  _activate(si, i) {
+  // _activate makes option i of section si the active one; scroll false
+  // when it is known to be in view (the first result, the list at its top).
+  _activate(si, i, scroll = true) {
     const s = this._sections[si]
     if (!s?.items[i]) return
     this._fill(si)
@@ -391,7 +425,7 @@ export class EmojiSearchPicker extends Base {
     o.classList.add('a')
     o.setAttribute('aria-selected', 'true')
     input.setAttribute('aria-activedescendant', o.id)
-    o.scrollIntoView({ block: 'nearest' })
+    if (scroll) o.scrollIntoView({ block: 'nearest' })
     this._preview(s.items[i])
   }
 
@@ -468,11 +502,14 @@ export class EmojiSearchPicker extends Base {
 
   _preview(e) {
     const { big, nm, sc } = this._el
-    if (!e) return void [big, nm, sc].forEach((x) => x.replaceChildren())
+    if (!e) {
+      big._glyph = undefined
+      return void [big, nm, sc].forEach((x) => x.replaceChildren())
+    }
     this._glyph(big, e)
-    nm.textContent = this._name(e)
     const code = e.shortcode || this._cat.codes.get(e.id)
-    sc.textContent = code ? (code.startsWith(':') ? code : `:${code}:`) : ''
+    this._text(nm, this._name(e))
+    this._text(sc, code ? (code.startsWith(':') ? code : `:${code}:`) : '')
   }
 
   _jump(si) {

@@ -26,6 +26,8 @@ nav [aria-current=true]{border-bottom-color:var(--es-accent)}
 .h{font-size:.8rem;color:var(--es-muted);padding:.5rem .2rem .2rem;position:sticky;top:-.2rem;background:var(--es-bg);z-index:1}
 .cells{display:grid;grid-template-columns:repeat(auto-fill,minmax(var(--es-cell),1fr))}
 .o{height:var(--es-cell);display:flex;align-items:center;justify-content:center;font-size:var(--es-emoji);border-radius:.4rem;cursor:pointer;user-select:none;line-height:1}
+.o[hidden]{display:none}
+.o,.big,.tone,.tones button,nav button{font-family:"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji",sans-serif}
 .o:hover{background:var(--es-hover)}
 .o.a{background:var(--es-hover);outline:2px solid var(--es-accent);outline-offset:-2px}
 .o img,.big img{width:1em;height:1em}
