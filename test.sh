@@ -63,7 +63,7 @@ fuzz FuzzNormalize ./engine/internal/textnorm
 for f in FuzzSniff FuzzParseLabel FuzzUnmarshalLabel; do
   fuzz "$f" ./service/classify
 done
-fuzz FuzzDecode ./hostsim/visionmodel
+fuzz FuzzDecode ./localai/visionmodel
 fuzz FuzzSuggest ./engine/reactions
 
 if [ -z "${SKIP_WORKERD:-}" ]; then
