@@ -21,9 +21,8 @@ logs=$(mktemp -d)
 t0=$SECONDS
 declare -A pid
 order=()
-# Job control: each background stage is a process group of its own, ended
-# with everything it started (wrangler, workerd, browsers) when the script
-# stops early.
+# Job control: each background stage is a process group of its own, so an
+# interrupted run (Ctrl-C) can end it with the processes it started.
 set -m
 trap 'for p in "${pid[@]}"; do kill -- "-$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 
@@ -42,7 +41,14 @@ run() {
   set -e
   order+=("$name")
   echo "$((SECONDS - s))" >"$logs/$name.time"
-  if [ "$rc" != 0 ]; then echo "== $name failed"; summary; exit "$rc"; fi
+  if [ "$rc" != 0 ]; then
+    echo "== $name failed"
+    # Background stages end on their own: killing the e2e suite would leave
+    # its wrangler and workerd processes running.
+    if [ "${#pid[@]}" != 0 ]; then finish "${!pid[@]}" || true; fi
+    summary
+    exit "$rc"
+  fi
 }
 
 # start NAME CMD...: a stage in the background, its output kept for finish.
@@ -59,7 +65,8 @@ start() {
   pid[$name]=$!
 }
 
-# finish NAME...: waits for background stages and prints their logs.
+# finish NAME...: waits for background stages and prints their logs; its
+# status is 1 when one of them failed.
 finish() {
   local name failed=0
   for name in "$@"; do
@@ -70,7 +77,7 @@ finish() {
     cat "$logs/$name.log"
     if [ "$(cat "$logs/$name.rc")" != 0 ]; then echo "== $name failed"; failed=1; fi
   done
-  if [ "$failed" != 0 ]; then summary; exit 1; fi
+  return "$failed"
 }
 
 summary() {
@@ -176,6 +183,5 @@ run "go test (unit tests, e2e on hostsim, the crash and fault suites)" gotest -t
 start "fuzz (${FUZZTIME:-5s} per target)" fuzz_all
 run "engine and service compiled to wasm, run under hostsim" wasm_tests
 run "reproducible build" scripts/check-reproducible.sh
-finish "Node: API reference, size, client library, dashboard" "fuzz (${FUZZTIME:-5s} per target)"
-[ -n "${SKIP_WORKERD:-}" ] || finish "e2e on workerd"
+if ! finish "${!pid[@]}"; then summary; exit 1; fi
 summary
