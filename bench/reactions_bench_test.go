@@ -21,7 +21,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/bench/internal/benchkit"
 	"github.com/emojisearch/emojisearch/hostsim"
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 	"github.com/emojisearch/emojisearch/service/classify"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 	"github.com/emojisearch/emojisearch/service/classify"
 )
 

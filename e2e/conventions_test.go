@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 func TestServiceConventions(t *testing.T) {
@@ -47,7 +49,7 @@ func TestServiceConventions(t *testing.T) {
 func TestHealthBody(t *testing.T) {
 	body := get(t, "/v1/health").JSON(t)
 	assert.Equal(t, true, body["ok"])
-	assert.Equal(t, "e17c48r6", body["packVersion"], "packVersion comes from wrangler.toml vars")
+	assert.Equal(t, packfmt.DefaultVersion, body["packVersion"], "packVersion comes from wrangler.toml vars")
 	assert.Equal(t, "glove-cldr@100", body["model"])
 	assert.Equal(t, true, body["semantic"], "hostsim binds the local model as AI; workerd reaches it through EMBED_URL")
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 )
 
 // visionCalls counts calls of the fake vision model on both targets.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,12 +25,18 @@ func readPackFiles(t testing.TB, names ...string) [][]byte {
 }
 
 // traceQueries are a fixed list of queries: words of the packs' phrases
-// (every 97th phrase), their prefixes, and hand-picked cases.
+// (every 97th phrase; every 970th under -short, as test.sh runs the tests
+// compiled to js/wasm, where the native run has compared the full trace),
+// their prefixes, and hand-picked cases.
 func traceQueries(e *Engine) []string {
 	qs := []string{":joy:", "joy", "face with tea", "笑哭", "kedi", "gulmek", "smilng", "cats", "10:30", ":)", "👍🏽 cat", "wheel chair", ""}
+	every := 97
+	if testing.Short() {
+		every *= 10
+	}
 	i := 0
 	e.ix.EachPhrase(func(_ int, _ int32, _ uint8, text string) {
-		if i++; i%97 == 0 {
+		if i++; i%every == 0 {
 			qs = append(qs, text)
 			if r := []rune(text); len(r) > 3 {
 				qs = append(qs, string(r[:3]), string(r[:len(r)-1]))
@@ -272,53 +277,15 @@ func TestWithMixesIndexesAndPacks(t *testing.T) {
 	assert.Equal(t, []string{"en", "fr"}, more.Locales())
 }
 
-// TestIndexBadBytes: damaged or foreign bytes give ErrPack, never a panic.
+// TestIndexBadBytes: a damaged index is ErrPack (the decoder's own cases
+// are engine/internal/index's TestDecodeBadBytes and FuzzDecodeSegment); a
+// locale's index needs English's.
 func TestIndexBadBytes(t *testing.T) {
 	en := readPackFiles(t, "index.en.bin")[0]
-	mutate := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(en)) }
-	for _, tc := range []struct {
-		name string
-		data []byte
-	}{
-		{"truncated", en[:len(en)/2]},
-		{"header only", en[:16]},
-		{"magic only", []byte(index.Magic)},
-		{"other version", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint16(b[8:], 99); return b })},
-		{"section out of bounds", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[16+4:], 1<<30); return b })},
-		{"section misaligned", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[16+8:], 3); return b })},
-		{"bad width", mutate(func(b []byte) []byte { b[16] = 3; return b })},
-		{"posting out of range", mutate(func(b []byte) []byte {
-			off := int(binary.LittleEndian.Uint32(b[16+12*25+8:])) // terms postings (section 25)
-			for i := range 8 {
-				b[off+i] = 0xff
-			}
-			return b
-		})},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(NewConfig(), tc.data)
-			require.ErrorIs(t, err, ErrPack)
-		})
-	}
+	_, err := Load(NewConfig(), en[:len(en)/2])
+	require.ErrorIs(t, err, ErrPack)
+	require.ErrorIs(t, err, index.ErrFormat)
 	tr := readPackFiles(t, "index.tr.bin")[0]
-	_, err := Load(NewConfig(), tr)
+	_, err = Load(NewConfig(), tr)
 	require.ErrorContains(t, err, "is required")
-}
-
-func FuzzLoadIndex(f *testing.F) {
-	en := readPackFiles(f, "index.en.bin")[0]
-	f.Add(en[:4096], 0, byte(0))
-	f.Add(en[:1024], 100, byte(7))
-	f.Fuzz(func(t *testing.T, head []byte, at int, v byte) {
-		b := bytes.Clone(en)
-		copy(b, head)
-		if at >= 0 && at < len(b) {
-			b[at] ^= v
-		}
-		e, err := Load(NewConfig(), b)
-		if err == nil {
-			e.Search("face", DefaultOptions())
-			e.Search("笑", DefaultOptions())
-		}
-	})
 }

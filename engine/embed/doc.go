@@ -1,7 +1,7 @@
 // Package embed is the local embedding model of the meaning tier: a compact
 // binary vocabulary of word vectors and the weighted sentence pooling that
 // turns a text into one unit-length vector. It is pure Go and builds natively
-// and for js/wasm; hostsim serves it as Workers AI (hostsim/aimodel).
+// and for js/wasm; hostsim serves it as Workers AI (localai/aimodel).
 //
 //	m, err := embed.Load(data)   // packs/models/glove-cldr.100.embm
 //	v := m.Embed("so tired after work") // len(v) == m.Dims(), |v| == 1

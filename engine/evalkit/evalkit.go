@@ -16,7 +16,7 @@ import (
 )
 
 // PackVersion is the committed pack version the tools read by default.
-const PackVersion = "e17c48r6"
+const PackVersion = packfmt.DefaultVersion
 
 // Row is one evaluation query.
 type Row struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // smokeFloor is the regression floor of the smoke sets: hit@3 per locale.
@@ -21,7 +22,7 @@ const smokeFloor = 0.90
 func engines(t *testing.T) map[string]*engine.Engine {
 	t.Helper()
 	out := map[string]*engine.Engine{}
-	for _, loc := range []string{"en", "zh", "hi", "es", "ar", "fr", "bn", "pt", "ru", "id", "tr"} {
+	for _, loc := range packfmt.Locales {
 		e, err := LoadEngine(filepath.Join("..", "..", "packs", "dist", PackVersion), loc)
 		require.NoError(t, err, loc)
 		out[loc] = e

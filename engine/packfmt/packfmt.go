@@ -102,9 +102,6 @@ var RowIndex = map[string]int{
 // Sep joins the phrases of one field inside a row cell. Phrases never contain it.
 const Sep = "|"
 
-// Locales are the pack locales, English first.
-var Locales = []string{"en", "zh", "hi", "es", "ar", "fr", "bn", "pt", "ru", "id", "tr"}
-
 // Pack is one pack file.
 type Pack struct {
 	Format        string             `json:"format"`

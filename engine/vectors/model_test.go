@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emojisearch/emojisearch/engine/embed"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/engine/vectors"
 )
 
 // The committed model and vector files (packs/cmd/buildmodel, buildvectors).
 const (
 	modelFile = "../../packs/models/glove-cldr.100.embm"
-	packDir   = "../../packs/dist/e17c48r6"
+	packDir   = "../../packs/dist/" + packfmt.DefaultVersion
 )
 
 func loadFiles(t testing.TB, locales ...string) (*embed.Model, []*vectors.Index) {

@@ -21,11 +21,15 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
-// Version is the pack version built into the module; wrangler.toml's
-// PACK_VERSION names the same version.
-const Version = "e17c48r6"
+// Version is the pack version built into the module: the registry's
+// (packfmt.DefaultVersion). wrangler.toml's PACK_VERSION names the same
+// version (internal/repocheck), and so must the go:embed patterns below,
+// which cannot take a constant (TestEmbedNamesVersion).
+const Version = packfmt.DefaultVersion
 
 //go:embed e17c48r6/manifest.json e17c48r6/vectors.*.sums.json
 var files embed.FS

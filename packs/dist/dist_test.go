@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,6 +21,23 @@ func TestManifest(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(m, &manifest))
 	assert.Equal(t, Version, manifest.PackVersion)
+}
+
+// TestEmbedNamesVersion: the go:embed patterns, which cannot name a
+// constant, embed the files of Version.
+func TestEmbedNamesVersion(t *testing.T) {
+	src, err := os.ReadFile("dist.go")
+	require.NoError(t, err)
+	var patterns []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "//go:embed "); ok {
+			patterns = append(patterns, strings.Fields(rest)...)
+		}
+	}
+	require.NotEmpty(t, patterns)
+	for _, p := range patterns {
+		assert.True(t, strings.HasPrefix(p, Version+"/"), "//go:embed %s names another version than %s", p, Version)
+	}
 }
 
 func TestDataHash(t *testing.T) {

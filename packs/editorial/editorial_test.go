@@ -5,9 +5,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
-var locales = []string{"en", "zh", "hi", "es", "ar", "fr", "bn", "pt", "ru", "id", "tr"}
+var locales = packfmt.Locales
 
 // TestSources: the committed sources parse and validate for every pack
 // locale, and hold the everyday concepts the layer exists for.

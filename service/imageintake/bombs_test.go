@@ -29,7 +29,7 @@ func TestBombCorpusRefused(t *testing.T) {
 // Ordinary emoji pass unchanged, as does a lossy WebP of a real encoder.
 func TestOrdinaryImagesAccepted(t *testing.T) {
 	files := imagebombs.Ordinary()
-	lossy, err := os.ReadFile("../../hostsim/visionmodel/testdata/red-circle.webp")
+	lossy, err := os.ReadFile("../../localai/visionmodel/testdata/red-circle.webp")
 	require.NoError(t, err)
 	files["webp-lossy"] = lossy
 	for name, b := range files {

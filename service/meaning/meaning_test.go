@@ -17,7 +17,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/fusion"
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 	"github.com/emojisearch/emojisearch/packs/dist"
 	"github.com/emojisearch/emojisearch/service/modelguard"
 	"github.com/emojisearch/emojisearch/service/search"

@@ -1,16 +1,14 @@
 package search
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/emojisearch/emojisearch/engine/packfmt"
+)
 
 // languageAliases maps the ISO 639-2/3 codes and deprecated tags of our
-// languages to their two-letter codes (what a full BCP 47 library would
-// canonicalise; a table this small keeps golang.org/x/text/language's
-// tables, about 0.1 MB gzip, out of the Worker).
-var languageAliases = map[string]string{
-	"eng": "en", "zho": "zh", "chi": "zh", "hin": "hi", "spa": "es",
-	"ara": "ar", "fra": "fr", "fre": "fr", "ben": "bn", "por": "pt",
-	"rus": "ru", "ind": "id", "in": "id", "tur": "tr",
-}
+// languages to their two-letter codes (packfmt.Registry).
+var languageAliases = packfmt.LanguageAliases()
 
 // languageOf returns the primary language of a well-formed BCP 47 tag
 // (RFC 5646: subtags of 1 to 8 letters or digits separated by '-', or '_'

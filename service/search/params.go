@@ -11,10 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
-// Locales are the languages with packs, in the order the spec lists them.
-var Locales = []string{"en", "zh", "hi", "es", "ar", "fr", "bn", "pt", "ru", "id", "tr"}
+// Locales are the languages with packs, in the order the spec lists them
+// (the registry, packfmt.Registry).
+var Locales = packfmt.Locales
 
 // Limits of spec 1.
 const (

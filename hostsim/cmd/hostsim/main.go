@@ -30,8 +30,7 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/hostsim"
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
-	"github.com/emojisearch/emojisearch/hostsim/visionmodel"
+	"github.com/emojisearch/emojisearch/localai"
 )
 
 func main() {
@@ -97,55 +96,15 @@ func runProgram(wasm string, args []string) int {
 	return code
 }
 
-// Default model files, relative to wrangler.toml's folder (the repository).
-const (
-	defaultEmbedModel  = "packs/models/glove-cldr.100.embm"
-	defaultVisionModel = "packs/models/emoji-vision.noto.evis"
-)
-
-// modelPath resolves a model flag: "" is the default file when it exists,
-// "none" is no model.
-func modelPath(root, flagValue, def string) string {
-	switch flagValue {
-	case "none":
-		return ""
-	case "":
-		p := filepath.Join(root, def)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		return ""
-	}
-	return flagValue
-}
-
-// localAI opens the local models (the embedding model and the vision model,
-// by default those of the repository) and, with --ai-port, serves them as
-// the Workers AI REST API; nil when no model is bound.
+// localAI binds the repository's local models (package localai) and, with
+// --ai-port, serves them as the Workers AI REST API; nil when no model is
+// bound.
 func localAI(root, embedFlag, visionFlag string, port int, alias string) (hostsim.AIModel, error) {
-	var mux visionmodel.Mux
-	if path := modelPath(root, embedFlag, defaultEmbedModel); path != "" {
-		m, err := aimodel.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		if alias != "" {
-			m = m.WithNames(strings.Split(alias, ",")...)
-		}
-		mux.Embed = m
+	mux, ok, err := localai.Open(localai.Options{Root: root, Embed: embedFlag, Vision: visionFlag, Alias: alias})
+	if err != nil {
+		return nil, err
 	}
-	if path := modelPath(root, visionFlag, defaultVisionModel); path != "" {
-		packs, _ := filepath.Glob(filepath.Join(root, "packs", "dist", "*", "pack.en.json"))
-		if len(packs) == 0 {
-			return nil, errors.New("the vision model needs packs/dist/<version>/pack.en.json beside wrangler.toml")
-		}
-		v, err := visionmodel.Open(path, packs[len(packs)-1])
-		if err != nil {
-			return nil, err
-		}
-		mux.Vision = v
-	}
-	if mux.Embed == nil && mux.Vision == nil {
+	if !ok {
 		if port != 0 || alias != "" {
 			return nil, errors.New("--ai-port and --ai-alias need a model")
 		}

@@ -32,7 +32,7 @@ import (
 	"golang.org/x/image/draw"
 
 	"github.com/emojisearch/emojisearch/engine/imagefeat"
-	"github.com/emojisearch/emojisearch/hostsim/visionmodel"
+	"github.com/emojisearch/emojisearch/localai/visionmodel"
 )
 
 type entry struct {

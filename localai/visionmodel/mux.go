@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 )
 
 // Mux is hostsim's AI binding when several local models are bound: the

@@ -33,7 +33,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine/imagefeat"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
-	"github.com/emojisearch/emojisearch/hostsim/aimodel"
+	"github.com/emojisearch/emojisearch/localai/aimodel"
 )
 
 // Name is the Workers AI model this stands in for.
