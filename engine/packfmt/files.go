@@ -15,9 +15,10 @@ import (
 // CLDR 48, build revision 3 (revision 2: related words of the local
 // embedding model in the English extension pack, their binary index apart
 // from the English one; revision 3: pack format 2 with the editorial phrase
-// layer and its part indexes). Bump the revision when the build's output
-// changes.
-const DefaultVersion = "e17c48r6"
+// layer and its part indexes; revisions 4-6: the editorial layer grown and
+// the device indexes; revision 7: device index format 3). Bump the revision
+// when the build's output changes: published packs are immutable.
+const DefaultVersion = "e17c48r7"
 
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }
