@@ -66,8 +66,7 @@ func newEnv(t *testing.T) *env {
 		WithProviders(e.fake.SlackAPI(), e.fake.DiscordAPI(), e.fake.DiscordCDN()).WithLog(logf))
 	require.NoError(t, err)
 	r := &httpx.Router{NotFound: http.NotFoundHandler()}
-	im.Routes(r, d)
-	d.Routes(r)
+	d.Routes(r, im.APIRoutes(d)...)
 	e.h = r
 	return e
 }
