@@ -161,7 +161,7 @@ const MaxTenant = 128
 
 func (h *Host) pack(w http.ResponseWriter, r *http.Request) {
 	c, _ := access.FromContext(r.Context())
-	q := r.URL.Query()
+	q := httpx.Query(r)
 	tenant := q.Get("tenant")
 	if utf8.RuneCountInString(tenant) > MaxTenant {
 		httpx.Error(w, http.StatusBadRequest, "tenant is at most 128 characters")
