@@ -129,7 +129,7 @@ func (h *setsHandler) server(ctx context.Context) (*emojisets.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err = emojisets.New(emojisets.Server{Map: m, Upstream: h.upstream, Fetch: upstreamFetch{h.p.Fetch},
+	srv, err = emojisets.New(emojisets.Config{Map: m, Upstream: h.upstream, Fetch: upstreamFetch{h.p.Fetch},
 		Cache: setsCache{h.p.Cache}, Background: h.p.WaitUntil})
 	if err != nil {
 		return nil, err

@@ -82,8 +82,8 @@ func New(p Platform) *App {
 	if p.DB == nil {
 		p.Log("worker: accounts unavailable, every caller is anonymous: DB is not bound")
 	} else {
-		repo = accounts.New(p.DB, p.Clock)
-		custom = customemoji.New(repo, p.Clock)
+		repo = accounts.New(accounts.NewConfig(p.DB).WithClock(p.Clock))
+		custom = customemoji.New(customemoji.NewConfig(repo).WithClock(p.Clock))
 		usage := repo.Usage()
 		var err error
 		if hooks, err = p.webhooks(); err != nil {

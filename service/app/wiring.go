@@ -49,11 +49,11 @@ func (p Platform) webhooks() (*webhooks.Service, error) {
 // is told after every committed change (the search index forgets the
 // app's copy).
 func (p Platform) emojiStore(changed func(appID string)) *emojistore.Store {
-	var objs emojistore.Objects
+	cfg := emojistore.NewConfig(p.DB).WithClock(p.Clock).WithLog(p.Log).WithChanged(changed)
 	if p.Objects != nil {
-		objs = p.Objects
+		cfg = cfg.WithObjects(p.Objects)
 	}
-	return emojistore.New(p.DB, objs, p.Clock, p.Log).WithChanged(changed)
+	return emojistore.New(cfg)
 }
 
 // custom wires the custom emoji routes of spec 1: the images and the
@@ -65,7 +65,7 @@ func (p Platform) custom(guard access.Guard, packVersion string, changed func(ap
 		images = p.Objects
 	}
 	es := p.emojiStore(changed)
-	host := customhost.New(es, images, ttlCache{p.Cache}, guard, packVersion)
+	host := customhost.New(customhost.Config{Store: es, Images: images, Cache: ttlCache{p.Cache}, Guard: guard, PackVersion: packVersion})
 	tenants := tenantsapi.New(es, guard)
 	return func(r *httpx.Router) {
 		host.Routes(r)

@@ -284,8 +284,8 @@ func New(cfg Config) (*Dashboard, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("dashboard: %w", errors.Join(errs...))
 	}
-	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now),
-		emoji:    emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf).WithChanged(cfg.emojiChanged),
+	return &Dashboard{cfg: cfg, repo: accounts.New(accounts.NewConfig(cfg.db).WithClock(cfg.now)),
+		emoji:    emojistore.New(emojistore.NewConfig(cfg.db).WithObjects(cfg.objects).WithClock(cfg.now).WithLog(cfg.logf).WithChanged(cfg.emojiChanged)),
 		websites: sites}, nil
 }
 
