@@ -51,8 +51,7 @@ type App struct {
 	Search    *search.Service
 	Reactions *reactions.Service
 
-	db    store.DB
-	clock func() time.Time
+	db store.DB
 }
 
 // New composes the service over p. A surface whose binding is missing or
@@ -60,7 +59,7 @@ type App struct {
 // itself never fails.
 func New(p Platform) *App {
 	p = p.withDefaults()
-	a := &App{Jobs: map[string]Job{}, db: p.DB, clock: p.Clock}
+	a := &App{Jobs: map[string]Job{}, db: p.DB}
 	cfg := api.Config{PackVersion: p.Vars("PACK_VERSION"), Model: p.Vars("EMBED_MODEL")}
 	if cfg.PackVersion == "" {
 		cfg.PackVersion = dist.Version
@@ -82,8 +81,8 @@ func New(p Platform) *App {
 	if p.DB == nil {
 		p.Log("worker: accounts unavailable, every caller is anonymous: DB is not bound")
 	} else {
-		repo = accounts.New(accounts.NewConfig(p.DB).WithClock(p.Clock))
-		custom = customemoji.New(customemoji.NewConfig(repo).WithClock(p.Clock))
+		repo = accounts.New(accounts.NewConfig(p.DB))
+		custom = customemoji.New(customemoji.NewConfig(repo))
 		usage := repo.Usage()
 		var err error
 		if hooks, err = p.webhooks(); err != nil {
@@ -185,7 +184,7 @@ func (a *App) Scheduled(ctx context.Context, cron string, at time.Time) error {
 	}
 	_, recErr := a.db.Run(ctx, store.Stmt{
 		SQL:  "INSERT INTO cron_runs (cron, scheduled_at, finished_at, ok, detail) VALUES (?, ?, ?, ?, ?)",
-		Args: []any{cron, at.UnixMilli(), a.clock().UnixMilli(), ok, detail},
+		Args: []any{cron, at.UnixMilli(), time.Now().UnixMilli(), ok, detail},
 	})
 	if err != nil {
 		return fmt.Errorf("cron %q: %w", cron, err)
@@ -235,7 +234,7 @@ func (p Platform) access(repo *accounts.Repo, usage metering.UsageStore, writer 
 	if err != nil {
 		return access.Guard{}, nil, err
 	}
-	meter, err := metering.New(metering.NewConfig(usage).WithClock(p.Clock).WithWriteBehind(writer).
+	meter, err := metering.New(metering.NewConfig(usage).WithWriteBehind(writer).
 		WithErrorHook(func(err error) { p.Log("metering: %v", err) }))
 	if err != nil {
 		return access.Guard{}, nil, err
@@ -249,7 +248,7 @@ func (p Platform) access(repo *accounts.Repo, usage metering.UsageStore, writer 
 // hook logs failures: the counter's errors name row counts, never query
 // text, which never reaches logs); nil when it cannot be set up.
 func (p Platform) analytics(writer *writebehind.Writer) *analytics.Counter {
-	c, err := analytics.New(analytics.Config{Writer: analytics.NewStore(p.DB), Now: p.Clock, WriteBehind: writer})
+	c, err := analytics.New(analytics.Config{Writer: analytics.NewStore(p.DB), WriteBehind: writer})
 	if err != nil {
 		p.Log("worker: analytics unavailable: %v", err)
 		return nil

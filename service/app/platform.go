@@ -56,7 +56,9 @@ type Platform struct {
 	// Timer waits for a delay in the calling request (the Worker's JS
 	// timers; PROTOCOL.md rule 1); nil: Go timers.
 	Timer writebehind.Timer
-	// Clock is the one clock of every service; nil: time.Now.
+	// Clock is the day the answers see (search and reactions: the
+	// culture layer's windows), which the test build moves; accounts,
+	// metering and deliveries keep the real time. nil: time.Now.
 	Clock func() time.Time
 	// Vars reads a var of wrangler.toml (or a secret); nil: none set.
 	Vars func(name string) string

@@ -39,7 +39,6 @@ func (p Platform) development() bool { return p.Vars("ENVIRONMENT") == dashboard
 // sleeping on the platform's timer in the request that waits.
 func (p Platform) webhooks() (*webhooks.Service, error) {
 	return webhooks.New(webhooks.NewConfig(p.DB, p.Fetch).
-		WithClock(p.Clock).
 		WithSleep(p.sleep).
 		WithDevelopment(p.development()).
 		WithLog(p.Log))
@@ -49,7 +48,7 @@ func (p Platform) webhooks() (*webhooks.Service, error) {
 // is told after every committed change (the search index forgets the
 // app's copy).
 func (p Platform) emojiStore(changed func(appID string)) *emojistore.Store {
-	cfg := emojistore.NewConfig(p.DB).WithClock(p.Clock).WithLog(p.Log).WithChanged(changed)
+	cfg := emojistore.NewConfig(p.DB).WithLog(p.Log).WithChanged(changed)
 	if p.Objects != nil {
 		cfg = cfg.WithObjects(p.Objects)
 	}
@@ -94,7 +93,6 @@ func (p Platform) dashboard(emojiChanged func(appID string)) (*dashboard.Dashboa
 		WithEnvironment(p.Vars("ENVIRONMENT")).
 		WithDashboardURL(p.v("DASHBOARD_URL")).
 		WithEmojiChanged(emojiChanged).
-		WithClock(p.Clock).
 		WithLog(p.Log)
 	if secret := p.v("CLERK_SECRET_KEY"); secret != "" {
 		deleter, err := auth.NewClerkDeleter(auth.ClerkConfig{SecretKey: secret, BaseURL: p.v("CLERK_API_URL"), Client: p.Fetch})
