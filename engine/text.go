@@ -12,6 +12,10 @@ const MaxQueryLength = textnorm.MaxQueryLength
 //	Normalize("  Café :JOY: ", 64) == "cafe joy"
 func Normalize(input string, maxLength int) string { return textnorm.Normalize(input, maxLength) }
 
+// Cut returns the first n characters (code points) of s: how a query is
+// cut to MaxQueryLength before anything reads it.
+func Cut(s string, n int) string { return textnorm.Cut(s, n) }
+
 // Tokenize splits a normalized string into tokens at spaces and script
 // changes between spaced and unspaced (Han, kana, Thai) text.
 func Tokenize(normalized string) []string { return textnorm.Tokenize(normalized) }

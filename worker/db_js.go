@@ -16,8 +16,6 @@ import (
 // D1 in the Worker and on SQLite in their tests.
 type d1Store struct{ db *d1.DB }
 
-var _ store.DB = d1Store{}
-
 // openStore returns the D1 database bound as name as a store.DB.
 func openStore(name string) (store.DB, error) {
 	db, err := d1.Open(name)

@@ -11,10 +11,9 @@ import (
 	"github.com/emojisearch/emojisearch/worker/internal/cf/d1"
 )
 
-func init() {
-	extraRoutes = append(extraRoutes, func(r *httpx.Router) {
-		r.HandleFunc(http.MethodPost, "/__diag/d1/:op", diagD1)
-	})
+// d1Routes drives the DB binding directly.
+func d1Routes(r *httpx.Router) {
+	r.HandleFunc(http.MethodPost, "/__diag/d1/:op", diagD1)
 }
 
 // diagD1 runs {sql, params} (or a list of them for batch, or {sql} for

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/emojisearch/emojisearch/service/app"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/fetch"
 	"github.com/emojisearch/emojisearch/worker/internal/cf/kv"
@@ -19,12 +20,16 @@ import (
 	"github.com/emojisearch/emojisearch/worker/internal/jsutil"
 )
 
-// The diagnostics surface exists only in the test build (tag diag): e2e
-// tests drive every binding through it over HTTP, in hostsim and in workerd,
-// instead of reaching around the module.
-func init() {
+// diagnose adds the diagnostics surface, which exists only in the test
+// build (tag diag): e2e tests drive every binding through it over HTTP, in
+// hostsim and in workerd, instead of reaching around the module. Its fault
+// injection wraps the platform: files that fail to load, a moved clock.
+func diagnose(p *app.Platform) {
 	d := &diag{started: time.Now()}
-	extraRoutes = append(extraRoutes, d.routes)
+	f := &faults{}
+	p.Assets = f.assets(p.Assets)
+	p.Clock = f.clock(p.Clock)
+	p.Routes = append(p.Routes, d.routes, f.routes, d1Routes, storeRoutes)
 }
 
 type diag struct {

@@ -15,17 +15,16 @@ import (
 	"github.com/emojisearch/emojisearch/worker/internal/cf/ratelimit"
 )
 
-func init() {
-	extraRoutes = append(extraRoutes, func(r *httpx.Router) {
-		r.HandleFunc(http.MethodPut, "/__diag/r2/*key", diagR2Put)
-		r.HandleFunc(http.MethodGet, "/__diag/r2/*key", diagR2Get)
-		r.HandleFunc(http.MethodDelete, "/__diag/r2/*key", diagR2Delete)
-		r.HandleFunc(http.MethodGet, "/__diag/r2-list", diagR2List)
-		r.HandleFunc(http.MethodPost, "/__diag/cache/put", diagCachePut)
-		r.HandleFunc(http.MethodGet, "/__diag/cache/match", diagCacheMatch)
-		r.HandleFunc(http.MethodPost, "/__diag/cache/delete", diagCacheDelete)
-		r.HandleFunc(http.MethodPost, "/__diag/ratelimit/:binding", diagRateLimit)
-	})
+// storeRoutes drive the R2, Cache API and rate limiting bindings directly.
+func storeRoutes(r *httpx.Router) {
+	r.HandleFunc(http.MethodPut, "/__diag/r2/*key", diagR2Put)
+	r.HandleFunc(http.MethodGet, "/__diag/r2/*key", diagR2Get)
+	r.HandleFunc(http.MethodDelete, "/__diag/r2/*key", diagR2Delete)
+	r.HandleFunc(http.MethodGet, "/__diag/r2-list", diagR2List)
+	r.HandleFunc(http.MethodPost, "/__diag/cache/put", diagCachePut)
+	r.HandleFunc(http.MethodGet, "/__diag/cache/match", diagCacheMatch)
+	r.HandleFunc(http.MethodPost, "/__diag/cache/delete", diagCacheDelete)
+	r.HandleFunc(http.MethodPost, "/__diag/ratelimit/:binding", diagRateLimit)
 }
 
 func bucket(w http.ResponseWriter) *r2.Bucket {

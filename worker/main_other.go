@@ -1,8 +1,10 @@
 //go:build !(js && wasm)
 
-// Native twin of the worker: serves the same service over net/http with no
-// platform bindings, for quick runs of the routes that need none. The real
-// local runtime is hostsim, which runs the wasm module itself.
+// Native twin of the worker: the same composed app (service/app) over
+// net/http, with the checkout's assets and, when given, the local
+// embedding model; no database, KV or bucket, so the routes that need them
+// are left out. The real local runtime is hostsim, which runs the wasm
+// module itself.
 package main
 
 import (
@@ -10,15 +12,23 @@ import (
 	"log"
 	"net/http"
 
-	"github.com/emojisearch/emojisearch/service/api"
+	"github.com/emojisearch/emojisearch/service/app"
+	"github.com/emojisearch/emojisearch/service/app/local"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8788", "listen address")
-	pack := flag.String("pack-version", "dev", "pack version reported by /v1/health")
-	model := flag.String("model", "none@0", "embedding model reported by /v1/health")
+	root := flag.String("root", ".", "the checkout whose assets and packs are served")
+	modelPath := flag.String("model", "", "local embedding model file (empty: alias tier only)")
 	flag.Parse()
-	svc := api.New(api.Config{PackVersion: *pack, Model: *model})
+	p := app.Platform{Assets: local.Assets(local.RepoMounts(*root)), Log: log.Printf}
+	if *modelPath != "" {
+		embedder, name, err := local.Model(*modelPath)
+		if err != nil {
+			log.Fatal(err)
+		}
+		p.Embedder, p.Vars = embedder, local.Vars{"EMBED_MODEL": name}.Get
+	}
 	log.Printf("native worker (no bindings) on http://%s", *addr)
-	log.Fatal(http.ListenAndServe(*addr, svc))
+	log.Fatal(http.ListenAndServe(*addr, app.New(p).Handler))
 }

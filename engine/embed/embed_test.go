@@ -292,3 +292,12 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestClamp01(t *testing.T) {
+	for _, c := range []struct{ in, want float64 }{
+		{-0.5, 0}, {0, 0}, {0.25, 0.25}, {1, 1}, {1.5, 1}, {math.NaN(), 0}, {math.Inf(1), 1}, {math.Inf(-1), 0},
+	} {
+		assert.Equal(t, c.want, embed.Clamp01(c.in), "%v", c.in)
+		assert.Equal(t, float32(c.want), embed.Clamp01(float32(c.in)), "float32 %v", c.in)
+	}
+}

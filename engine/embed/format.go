@@ -76,14 +76,15 @@ func Encode(out io.Writer, key string, dims int, common []float32, words []Word)
 	}
 	w.Strings(texts)
 	for _, wd := range sorted {
-		w.U8(uint8(math.Round(float64(clamp01(wd.Weight)) * 255)))
+		w.U8(uint8(math.Round(float64(Clamp01(wd.Weight)) * 255)))
 	}
 	w.Rows(rows, dims)
 	_, err := out.Write(w.Seal())
 	return err
 }
 
-func clamp01(x float32) float32 {
+// Clamp01 clamps a weight, a cosine or a score to [0, 1]; NaN reads 0.
+func Clamp01[F ~float32 | ~float64](x F) F {
 	if !(x > 0) { // also NaN
 		return 0
 	}

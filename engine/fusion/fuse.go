@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/embed"
 )
 
 // Thresholds of spec 3's fuse.
@@ -42,7 +43,7 @@ func Fuse(alias []engine.Result, aliasConfidence float64, semantic []Hit, limit 
 		limit = defaultFuseSize
 	}
 	cal = cal.orDefault()
-	conf := clamp01(aliasConfidence)
+	conf := embed.Clamp01(aliasConfidence)
 	es := fuseEntries(alias, semantic, Options{
 		PinScore:       pinScore,
 		AliasWeight:    minTierWeight + conf,

@@ -17,7 +17,11 @@
 // and for js/wasm.
 package fusion
 
-import "math"
+import (
+	"math"
+
+	"github.com/emojisearch/emojisearch/engine/embed"
+)
 
 // Source values of an Item (spec 1, Result item).
 const (
@@ -102,18 +106,7 @@ func SemanticConfidence(hits []Hit, cal Calibration) float64 {
 		}
 		return 0
 	}
-	return clamp01((best - cal.Floor) / (cal.Ceiling - cal.Floor))
-}
-
-// clamp01 maps a score into 0..1; NaN becomes 0.
-func clamp01(f float64) float64 {
-	switch {
-	case f > 1:
-		return 1
-	case f >= 0:
-		return f
-	}
-	return 0 // negative or NaN
+	return embed.Clamp01((best - cal.Floor) / (cal.Ceiling - cal.Floor))
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

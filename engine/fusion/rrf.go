@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/embed"
 )
 
 // Options tune FuseResults (spec 3, fuseResults). A zero field takes its
@@ -87,7 +88,7 @@ func fuseEntries(alias []engine.Result, semantic []Hit, o Options) []entry {
 		if _, dup := byKey[k]; dup {
 			continue
 		}
-		score := clamp01(r.Score)
+		score := embed.Clamp01(r.Score)
 		src := r.Source
 		if src == "" {
 			src = SourceAlias
@@ -123,7 +124,7 @@ func fuseEntries(alias []engine.Result, semantic []Hit, o Options) []entry {
 		}
 		byKey[k] = len(es)
 		es = append(es, entry{
-			item:    Item{Emoji: h.Emoji, ID: h.ID, Score: clamp01(h.Cosine), Source: SourceSemantic},
+			item:    Item{Emoji: h.Emoji, ID: h.ID, Score: embed.Clamp01(h.Cosine), Source: SourceSemantic},
 			key:     k,
 			rank:    c,
 			cosine:  h.Cosine,

@@ -11,8 +11,6 @@
 package imagefuse
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/fusion"
@@ -105,29 +103,15 @@ func Fuse(in Input, limit int) []Result {
 		s := max(0, min(1, (h.Score-cal.Floor)/(cal.Ceiling-cal.Floor)))
 		note(h.Emoji, wNearest*s, func(x *evidence) *float64 { return &x.nearest })
 	}
-	type ranked struct {
-		Result
-		order int
-	}
-	var rs []ranked
+	var rs []fusion.Ranked[Result]
 	for _, x := range ev {
 		score := 1 - (1-x.proposed)*(1-x.keyword)*(1-x.nearest)
 		if score < MinEvidence {
 			continue
 		}
-		rs = append(rs, ranked{Result{Emoji: x.emoji, Score: score, Semantic: x.nearest > x.proposed+x.keyword}, x.order})
+		rs = append(rs, fusion.Ranked[Result]{Item: Result{Emoji: x.emoji, Score: score, Semantic: x.nearest > x.proposed+x.keyword}, Score: score, Order: x.order})
 	}
-	slices.SortFunc(rs, func(a, b ranked) int {
-		if a.Score != b.Score {
-			return cmp.Compare(b.Score, a.Score)
-		}
-		return cmp.Compare(a.order, b.order)
-	})
-	out := make([]Result, 0, min(limit, len(rs)))
-	for _, r := range rs[:min(limit, len(rs))] {
-		out = append(out, r.Result)
-	}
-	return out
+	return fusion.Best(rs, limit)
 }
 
 // VariantKey names the family of an emoji: without U+FE0F and skin tones,

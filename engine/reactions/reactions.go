@@ -312,11 +312,7 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 			}
 		}
 	}
-	type ranked struct {
-		Suggestion
-		order int
-	}
-	var rs []ranked
+	var rs []fusion.Ranked[Suggestion]
 	for k, x := range g.ev {
 		var qs [NumKinds]float64 // the calibrated chance of each signal
 		for kd, s := range x.best {
@@ -348,26 +344,16 @@ func (b Blend) Rank(g Evidence, limit int) []Suggestion {
 		p *= 1 - priorOf[k]
 		delete(priorOf, k)
 		if p < 1 {
-			rs = append(rs, ranked{Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, x.order})
+			rs = append(rs, fusion.Ranked[Suggestion]{Item: Suggestion{Emoji: x.emoji, Score: 1 - p, Semantic: sem > other}, Score: 1 - p, Order: x.order})
 		}
 	}
 	for i, e := range fill {
 		if pr, ok := priorOf[key(e)]; ok {
 			delete(priorOf, key(e))
-			rs = append(rs, ranked{Suggestion{Emoji: canonical(e), Score: pr}, len(g.ev) + i})
+			rs = append(rs, fusion.Ranked[Suggestion]{Item: Suggestion{Emoji: canonical(e), Score: pr}, Score: pr, Order: len(g.ev) + i})
 		}
 	}
-	slices.SortFunc(rs, func(a, b ranked) int {
-		if a.Score != b.Score {
-			return cmp.Compare(b.Score, a.Score)
-		}
-		return cmp.Compare(a.order, b.order)
-	})
-	out := make([]Suggestion, 0, min(limit, len(rs)))
-	for _, r := range rs[:min(limit, len(rs))] {
-		out = append(out, r.Suggestion)
-	}
-	return out
+	return fusion.Best(rs, limit)
 }
 
 // gloomLast moves the row's gloomy faces to the end of its first

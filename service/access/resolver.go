@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/emojisearch/emojisearch/service/apikey"
+	"github.com/emojisearch/emojisearch/service/httpx"
 )
 
 // KeyRecord is what the key store knows about one key.
@@ -181,7 +182,7 @@ func (s *Resolver) Resolve(r *http.Request) (Caller, error) {
 // keyOf finds the key of r and checks where it was sent, before any I/O.
 // An empty full key means anonymous.
 func keyOf(r *http.Request) (full, kind string, err error) {
-	params := r.URL.Query()["key"]
+	params := httpx.Query(r)["key"]
 	var query string
 	for _, p := range params {
 		if strings.HasPrefix(p, apikey.SecretPrefix) {

@@ -42,12 +42,25 @@ type Repo struct {
 	now func() time.Time
 }
 
-// New returns a Repo on db; now is the clock (time.Now in production).
-func New(db store.DB, now func() time.Time) *Repo {
-	if now == nil {
-		now = time.Now
+// Config is the repository's option set (RATIONALE, "One configuration
+// style").
+type Config struct {
+	db  store.DB
+	now func() time.Time
+}
+
+// NewConfig is the defaults over db: time.Now.
+func NewConfig(db store.DB) Config { return Config{db: db, now: time.Now} }
+
+// WithClock sets the clock.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// New returns a Repo.
+func New(c Config) *Repo {
+	if c.now == nil {
+		c.now = time.Now
 	}
-	return &Repo{db: db, now: now}
+	return &Repo{db: c.db, now: c.now}
 }
 
 func (r *Repo) nowMs() int64 { return r.now().UnixMilli() }

@@ -34,7 +34,7 @@ func setup(t *testing.T) (*Repo, *sqlitedb.DB, *clock) {
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	c := &clock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
-	return New(db, c.now), db, c
+	return New(NewConfig(db).WithClock(c.now)), db, c
 }
 
 func account(t *testing.T, r *Repo, sub, email, plan string) Account {

@@ -15,15 +15,7 @@ func (r *Repo) DeletionImages(ctx context.Context, accountID string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(res.Rows))
-	for _, row := range res.Rows {
-		k, err := row.String("image_key")
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, nil
+	return res.Strings("image_key")
 }
 
 // ownedApps selects the ids of the account's apps (?1 is the account id).

@@ -5,7 +5,6 @@ package accounts
 import (
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/emojisearch/emojisearch/service/auth"
 	"github.com/emojisearch/emojisearch/service/plans"
@@ -21,7 +20,7 @@ func BenchmarkAddUsage(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	r := New(db, time.Now)
+	r := New(NewConfig(db))
 	a, err := r.CreateAccount(bg, auth.Identity{Subject: "u", Email: "u@x.io", EmailVerified: true, Name: "N"})
 	if err != nil {
 		b.Fatal(err)

@@ -90,7 +90,7 @@ func fullService(t *testing.T) *api.Service {
 		Classify: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 			t.Error("a refused request reached the classify handler")
 		}),
-		Dashboard: dash.Routes,
+		Dashboard: func(r *httpx.Router) { dash.Routes(r) },
 	})
 }
 

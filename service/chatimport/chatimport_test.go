@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -62,12 +61,11 @@ func newEnv(t *testing.T) *env {
 		WithWaitlist([]string{"https://example.com"}, nopLimiter{}).WithLog(logf))
 	require.NoError(t, err)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	im, err := chatimport.New(chatimport.NewConfig(db, emojistore.New(db, e.objs, time.Now, logf), client).
+	im, err := chatimport.New(chatimport.NewConfig(db, emojistore.New(emojistore.NewConfig(db).WithObjects(e.objs).WithLog(logf)), client).
 		WithProviders(e.fake.SlackAPI(), e.fake.DiscordAPI(), e.fake.DiscordCDN()).WithLog(logf))
 	require.NoError(t, err)
 	r := &httpx.Router{NotFound: http.NotFoundHandler()}
-	im.Routes(r, d)
-	d.Routes(r)
+	d.Routes(r, im.APIRoutes(d)...)
 	e.h = r
 	return e
 }

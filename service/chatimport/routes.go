@@ -3,7 +3,6 @@ package chatimport
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/emojisearch/emojisearch/service/accounts"
 	"github.com/emojisearch/emojisearch/service/dashboard"
@@ -12,25 +11,19 @@ import (
 	"github.com/emojisearch/emojisearch/service/plans"
 )
 
-// Routes registers the two import routes; register them before the
-// dashboard's own routes, whose /api catch-all would answer first.
-func (im *Importer) Routes(r *httpx.Router, d *dashboard.Dashboard) {
+// APIRoutes are the two import routes, for the dashboard's /api table
+// (dashboard.Routes applies the /api conventions).
+func (im *Importer) APIRoutes(d *dashboard.Dashboard) []dashboard.Route {
+	var out []dashboard.Route
 	for _, p := range []string{Slack, Discord} {
-		pattern := "/api/apps/:id/emoji/import/" + p
-		r.Handle(http.MethodPost, pattern, im.handler(d, p))
-		r.HandleOther(pattern, func(allow []string) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-				w.Header().Set("Allow", strings.Join(allow, ", "))
-				dashboard.Fail(w, http.StatusMethodNotAllowed, dashboard.Error{Code: "method_not_allowed",
-					Message: "Method " + req.Method + " is not allowed here; use POST"})
-			})
-		})
+		out = append(out, dashboard.Route{Pattern: "/api/apps/:id/emoji/import/" + p,
+			Methods: map[string]http.HandlerFunc{http.MethodPost: im.handler(d, p)}})
 	}
+	return out
 }
 
 func (im *Importer) handler(d *dashboard.Dashboard, provider string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
 		caller, _, ok := d.Caller(w, r)
 		if !ok {
 			return

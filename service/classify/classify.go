@@ -19,7 +19,6 @@ import (
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/fusion"
 	"github.com/emojisearch/emojisearch/engine/imagefuse"
-	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/httpx"
 	"github.com/emojisearch/emojisearch/service/metering"
 	"github.com/emojisearch/emojisearch/service/plans"
@@ -107,7 +106,7 @@ func parse(r *http.Request) (params, int, error) {
 		}
 		p.hash = strings.ToLower(h)
 	}
-	q := r.URL.Query()
+	q := httpx.Query(r)
 	if _, err := search.ResolveLocale(q.Get("locale")); err != nil {
 		return p, http.StatusBadRequest, err
 	}
@@ -165,15 +164,12 @@ func isHex16(s string) bool {
 // cache; over the limit the model is not called (a cached label is still
 // served), and an answer without a model call is not counted (spec 1).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	p, status, err := parse(r)
-	if err != nil {
-		httpx.Error(w, status, err.Error())
+	p, gate, ok := search.OpenMetered(w, r, parse, s.cfg.Meter, plans.ImageClassifications)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
-	caller, _ := access.FromContext(ctx)
-	metered, over := search.MeterGate(ctx, s.cfg.Meter, caller, plans.ImageClassifications)
+	caller, metered, over := gate.Caller, gate.Metered, gate.Over
 	res := Response{Keywords: []string{}, Results: []search.Item{}, OverLimit: over}
 
 	label, have := s.cachedLabel(ctx, p.hash)

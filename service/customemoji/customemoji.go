@@ -69,12 +69,25 @@ func entries(emoji []accounts.CustomEmoji) []entry {
 	return out
 }
 
-// New returns an index over src; now nil means time.Now.
-func New(src Source, now func() time.Time) *Index {
-	if now == nil {
-		now = time.Now
+// Config is the index's option set (RATIONALE, "One configuration
+// style").
+type Config struct {
+	src Source
+	now func() time.Time
+}
+
+// NewConfig is the defaults over src: time.Now.
+func NewConfig(src Source) Config { return Config{src: src, now: time.Now} }
+
+// WithClock sets the clock (how old a copy is).
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// New returns an index.
+func New(c Config) *Index {
+	if c.now == nil {
+		c.now = time.Now
 	}
-	return &Index{src: src, now: now, by: map[string]copyOf{}}
+	return &Index{src: c.src, now: c.now, by: map[string]copyOf{}}
 }
 
 // Match returns the app's emoji matching the query, best first, at most

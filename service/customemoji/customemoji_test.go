@@ -65,7 +65,7 @@ func TestMatchRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			x := New(fixture(), nil)
+			x := New(NewConfig(fixture()))
 			ms, has, err := x.Match(context.Background(), "app1", c.tenant, c.query, 10)
 			require.NoError(t, err)
 			assert.True(t, has)
@@ -78,14 +78,14 @@ func TestExactBeforePrefixAndLimit(t *testing.T) {
 	src := &source{emoji: map[string][]accounts.CustomEmoji{"a": {
 		{ID: "p", Shortcode: "catnip"}, {ID: "x", Shortcode: "cat"}, {ID: "q", Shortcode: "catalog"},
 	}}}
-	ms, _, err := New(src, nil).Match(context.Background(), "a", "", "cat", 2)
+	ms, _, err := New(NewConfig(src)).Match(context.Background(), "a", "", "cat", 2)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"x", "q"}, ids(ms), "exact first, then by shortcode, cut to limit")
 	assert.Equal(t, 1.0, ms[0].Score)
 }
 
 func TestAppWithoutEmoji(t *testing.T) {
-	ms, has, err := New(fixture(), nil).Match(context.Background(), "app2", "", "cat", 10)
+	ms, has, err := New(NewConfig(fixture())).Match(context.Background(), "app2", "", "cat", 10)
 	require.NoError(t, err)
 	assert.False(t, has)
 	assert.Empty(t, ms)
@@ -94,7 +94,7 @@ func TestAppWithoutEmoji(t *testing.T) {
 func TestCopyIsAtMost60sOld(t *testing.T) {
 	src := fixture()
 	clock := testclock.New(time.Unix(1_800_000_000, 0))
-	x := New(src, clock.Now)
+	x := New(NewConfig(src).WithClock(clock.Now))
 	ctx := context.Background()
 	_, _, err := x.Match(ctx, "app1", "", "celebrate", 10)
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestCopyIsAtMost60sOld(t *testing.T) {
 
 func TestForget(t *testing.T) {
 	src := fixture()
-	x := New(src, testclock.New(time.Unix(1_800_000_000, 0)).Now)
+	x := New(NewConfig(src).WithClock(testclock.New(time.Unix(1_800_000_000, 0)).Now))
 	ctx := context.Background()
 	_, _, err := x.Match(ctx, "app1", "", "celebrate", 10)
 	require.NoError(t, err)

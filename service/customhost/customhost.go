@@ -48,25 +48,31 @@ type Cache interface {
 // PackTTL is the custom pack's edge and browser lifetime.
 const PackTTL = 60 * time.Second
 
-// Host serves both routes.
-type Host struct {
-	store       *emojistore.Store
-	images      Images
-	cache       Cache // nil: no edge cache
-	guard       access.Guard
-	packVersion string
+// Config is what the host serves from: every field is needed together
+// and built once by the composition root (a plain struct, RATIONALE's
+// rule).
+type Config struct {
+	Store       *emojistore.Store
+	Images      Images
+	Cache       Cache // nil: no edge cache
+	Guard       access.Guard
+	PackVersion string
 }
 
-// New returns the host; guard is the service's key guard (New makes it
+// Host serves both routes.
+type Host struct{ cfg Config }
+
+// New returns the host; Guard is the service's key guard (New makes it
 // require a key).
-func New(store *emojistore.Store, images Images, cache Cache, guard access.Guard, packVersion string) *Host {
-	return &Host{store: store, images: images, cache: cache, guard: guard.WithRequireKey(), packVersion: packVersion}
+func New(c Config) *Host {
+	c.Guard = c.Guard.WithRequireKey()
+	return &Host{cfg: c}
 }
 
 // Routes registers the routes on r.
 func (h *Host) Routes(r *httpx.Router) {
 	r.HandleFunc(http.MethodGet, "/v1/custom/:appId/:emojiId", h.image)
-	r.Handle(http.MethodGet, "/v1/custom-pack", h.guard.Wrap(http.HandlerFunc(h.pack)))
+	r.Handle(http.MethodGet, "/v1/custom-pack", h.cfg.Guard.Wrap(http.HandlerFunc(h.pack)))
 }
 
 // ImageCSP sandboxes a file opened directly: no script, no fetches but
@@ -77,7 +83,7 @@ func (h *Host) image(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Access-Control-Allow-Origin", "*")
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
-	e, err := h.store.Get(r.Context(), httpx.Param(r, "appId"), httpx.Param(r, "emojiId"))
+	e, err := h.cfg.Store.Get(r.Context(), httpx.Param(r, "appId"), httpx.Param(r, "emojiId"))
 	if emojistore.IsNotFound(err) {
 		httpx.Error(w, http.StatusNotFound, "No such custom emoji")
 		return
@@ -87,7 +93,7 @@ func (h *Host) image(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusServiceUnavailable, "The custom emoji store cannot be read; try again")
 		return
 	}
-	body, found, err := h.images.Get(r.Context(), e.ImageKey)
+	body, found, err := h.cfg.Images.Get(r.Context(), e.ImageKey)
 	if err != nil {
 		hd.Set("Retry-After", "10")
 		httpx.Error(w, http.StatusServiceUnavailable, "The custom emoji store cannot be read; try again")
@@ -151,7 +157,7 @@ var customRowIndex = func() map[string]int {
 }()
 
 func (h *Host) emptyPack() customPack {
-	return customPack{Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: h.packVersion,
+	return customPack{Format: packfmt.Format, FormatVersion: packfmt.FormatVersion, PackVersion: h.cfg.PackVersion,
 		Locale: "und", Part: packfmt.PartCustom, Layout: packfmt.CustomLayout, Fields: packfmt.Fields[:],
 		Weights: packfmt.DefaultWeights, RowIndex: customRowIndex, Groups: []string{"custom"}, Rows: [][]any{}}
 }
@@ -161,7 +167,7 @@ const MaxTenant = 128
 
 func (h *Host) pack(w http.ResponseWriter, r *http.Request) {
 	c, _ := access.FromContext(r.Context())
-	q := r.URL.Query()
+	q := httpx.Query(r)
 	tenant := q.Get("tenant")
 	if utf8.RuneCountInString(tenant) > MaxTenant {
 		httpx.Error(w, http.StatusBadRequest, "tenant is at most 128 characters")
@@ -177,13 +183,13 @@ func (h *Host) pack(w http.ResponseWriter, r *http.Request) {
 	}
 	key := "https://custom-pack.internal/" + c.AppID + "/" + strconv.FormatUint(xxhash.Sum64String(tenant), 16) +
 		"/v" + strconv.Itoa(packfmt.CustomLayout)
-	if h.cache != nil {
-		if body, ok, err := h.cache.Get(r.Context(), key); err == nil && ok {
+	if h.cfg.Cache != nil {
+		if body, ok, err := h.cfg.Cache.Get(r.Context(), key); err == nil && ok {
 			h.writePack(w, "public, max-age=60", body)
 			return
 		}
 	}
-	list, err := h.store.List(r.Context(), c.AppID, nil)
+	list, err := h.cfg.Store.List(r.Context(), c.AppID, nil)
 	if err != nil {
 		h.writePack(w, "no-store", mustJSON(h.emptyPack()))
 		return
@@ -198,8 +204,8 @@ func (h *Host) pack(w http.ResponseWriter, r *http.Request) {
 		p.Rows = append(p.Rows, row(e, base))
 	}
 	body := mustJSON(p)
-	if h.cache != nil {
-		_ = h.cache.Put(r.Context(), key, body, PackTTL)
+	if h.cfg.Cache != nil {
+		_ = h.cfg.Cache.Put(r.Context(), key, body, PackTTL)
 	}
 	h.writePack(w, "public, max-age=60", body)
 }

@@ -90,12 +90,12 @@ func newEnv(t *testing.T, db store.DB) *env {
 	}
 	dev, err := apikey.New(apikey.Secret)
 	require.NoError(t, err)
-	e := &env{t: t, db: sdb, repo: accounts.New(sdb, time.Now), obj: &emojistoretest.Objects{},
+	e := &env{t: t, db: sdb, repo: accounts.New(accounts.NewConfig(sdb)), obj: &emojistoretest.Objects{},
 		cache: &memCache{entries: map[string][]byte{}}, dev: dev.Full}
-	e.es = emojistore.New(sdb, e.obj, nil, nil)
+	e.es = emojistore.New(emojistore.NewConfig(sdb).WithObjects(e.obj))
 	res, err := access.NewResolver(access.NewConfig(e.repo.Keys()).WithDevKeys(dev.Full))
 	require.NoError(t, err)
-	h := customhost.New(emojistore.New(db, e.obj, nil, nil), e.obj, e.cache, access.NewGuard(res, nil, nil), "v1test")
+	h := customhost.New(customhost.Config{Store: emojistore.New(emojistore.NewConfig(db).WithObjects(e.obj)), Images: e.obj, Cache: e.cache, Guard: access.NewGuard(res, nil, nil), PackVersion: "v1test"})
 	e.router = &httpx.Router{NotFound: httpx.NotFound(), BadMethod: httpx.MethodNotAllowed}
 	h.Routes(e.router)
 	return e
@@ -270,7 +270,7 @@ func TestPack(t *testing.T) {
 func TestClientFixture(t *testing.T) {
 	e := newEnv(t, nil)
 	tick := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
-	e.es = emojistore.New(e.db, e.obj, func() time.Time { tick = tick.Add(time.Minute); return tick }, nil)
+	e.es = emojistore.New(emojistore.NewConfig(e.db).WithObjects(e.obj).WithClock(func() time.Time { tick = tick.Add(time.Minute); return tick }))
 	app, sk := e.app("fixture")
 	ten, _, err := e.es.CreateTenant(bg, app, "acme", "")
 	require.NoError(t, err)

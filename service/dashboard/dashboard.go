@@ -126,6 +126,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -283,20 +284,27 @@ func New(cfg Config) (*Dashboard, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("dashboard: %w", errors.Join(errs...))
 	}
-	return &Dashboard{cfg: cfg, repo: accounts.New(cfg.db, cfg.now),
-		emoji:    emojistore.New(cfg.db, cfg.objects, cfg.now, cfg.logf).WithChanged(cfg.emojiChanged),
+	return &Dashboard{cfg: cfg, repo: accounts.New(accounts.NewConfig(cfg.db).WithClock(cfg.now)),
+		emoji:    emojistore.New(emojistore.NewConfig(cfg.db).WithObjects(cfg.objects).WithClock(cfg.now).WithLog(cfg.logf).WithChanged(cfg.emojiChanged)),
 		websites: sites}, nil
 }
 
 // Repo is the accounts repository the dashboard uses (same clock).
 func (d *Dashboard) Repo() *accounts.Repo { return d.repo }
 
-// Routes registers the /api routes on r.
-func (d *Dashboard) Routes(r *httpx.Router) {
-	routes := []struct {
-		pattern string
-		methods map[string]http.HandlerFunc
-	}{
+// Route is one /api path and its handler per method.
+type Route struct {
+	Pattern string
+	Methods map[string]http.HandlerFunc
+}
+
+// Routes registers the /api routes on r: the dashboard's own and more (the
+// webhook and import routes), each with the /api conventions (no-store, 405
+// with Allow in the dashboard's error shape), then the answers for refused
+// input and the JSON 404 of every other /api path. Call it once, with every
+// /api route: the catch-all answers whatever is registered after it.
+func (d *Dashboard) Routes(r *httpx.Router, more ...Route) {
+	routes := []Route{
 		{"/api/me", map[string]http.HandlerFunc{http.MethodGet: d.getMe, http.MethodDelete: d.deleteMe}},
 		{"/api/auth/dev", map[string]http.HandlerFunc{http.MethodGet: d.devSignIn}},
 		{"/api/auth/logout", map[string]http.HandlerFunc{http.MethodPost: d.devSignOut}},
@@ -315,12 +323,11 @@ func (d *Dashboard) Routes(r *httpx.Router) {
 		{"/api/team/members/:id", map[string]http.HandlerFunc{http.MethodPatch: d.patchMember, http.MethodDelete: d.removeMember}},
 		{"/api/invites/:token/accept", map[string]http.HandlerFunc{http.MethodPost: d.acceptInvite}},
 	}
-	routes = append(routes, d.customRoutes()...)
-	for _, rt := range routes {
-		for m, h := range rt.methods {
-			r.Handle(m, rt.pattern, noStore(h))
+	for _, rt := range slices.Concat(more, routes, d.customRoutes()) {
+		for m, h := range rt.Methods {
+			r.Handle(m, rt.Pattern, noStore(h))
 		}
-		r.HandleOther(rt.pattern, func(allow []string) http.Handler { return noStore(methodNotAllowed(allow)) })
+		r.HandleOther(rt.Pattern, func(allow []string) http.Handler { return noStore(methodNotAllowed(allow)) })
 	}
 	// Text that is not UTF-8 (refused by the router): 400 in the
 	// dashboard's error shape.

@@ -28,15 +28,9 @@ import (
 // higher limit, or 403 plan_limit on the top plan. An image store failure
 // or a missing binding answers 503 storage_unavailable.
 
-// routeSet is one path with its handlers (the shape of Routes' table).
-type routeSet = struct {
-	pattern string
-	methods map[string]http.HandlerFunc
-}
-
 // customRoutes are the custom emoji, tenant and development plan routes.
-func (d *Dashboard) customRoutes() []routeSet {
-	return []routeSet{
+func (d *Dashboard) customRoutes() []Route {
+	return []Route{
 		{"/api/apps/:id/emoji", map[string]http.HandlerFunc{http.MethodGet: d.listEmoji, http.MethodPost: d.uploadEmoji}},
 		{"/api/apps/:id/emoji/:emojiId", map[string]http.HandlerFunc{http.MethodPatch: d.patchEmoji, http.MethodDelete: d.deleteEmoji}},
 		{"/api/apps/:id/tenants", map[string]http.HandlerFunc{http.MethodGet: d.listTenants, http.MethodPost: d.createTenant}},

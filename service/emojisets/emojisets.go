@@ -117,8 +117,9 @@ const (
 	CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 )
 
-// Server answers the route.
-type Server struct {
+// Config is what the route serves from: data the caller builds once from
+// the mapping file and the platform (a plain struct, RATIONALE's rule).
+type Config struct {
 	Map      *Mapping
 	Upstream string // SETS_UPSTREAM, a base URL ending in "/"
 	Fetch    Fetcher
@@ -126,6 +127,9 @@ type Server struct {
 	// Background runs the cache write after the answer (waitUntil).
 	Background func(ctx context.Context, fn func(context.Context))
 }
+
+// Server answers the route.
+type Server struct{ cfg Config }
 
 // Routes registers the route on r.
 func (s *Server) Routes(r *httpx.Router) {
@@ -136,7 +140,7 @@ func (s *Server) Routes(r *httpx.Router) {
 var ErrNoUpstream = errors.New("emojisets: SETS_UPSTREAM is not an http(s) URL")
 
 // New checks the configuration.
-func New(s Server) (*Server, error) {
+func New(s Config) (*Server, error) {
 	if s.Map == nil || s.Fetch == nil {
 		return nil, errors.New("emojisets: no mapping or fetcher")
 	}
@@ -149,19 +153,19 @@ func New(s Server) (*Server, error) {
 	if s.Background == nil {
 		s.Background = func(ctx context.Context, fn func(context.Context)) { fn(ctx) }
 	}
-	return &s, nil
+	return &Server{cfg: s}, nil
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, file := httpx.Param(r, "set"), httpx.Param(r, "file")
 	idx := -1
-	for i, n := range s.Map.Order {
+	for i, n := range s.cfg.Map.Order {
 		if n == name {
 			idx = i
 		}
 	}
 	if idx < 0 {
-		fail(w, http.StatusNotFound, "unknown_set", "No hosted set is called "+quote(name)+"; sets: "+strings.Join(s.Map.Order, ", ")+".")
+		fail(w, http.StatusNotFound, "unknown_set", "No hosted set is called "+quote(name)+"; sets: "+strings.Join(s.cfg.Map.Order, ", ")+".")
 		return
 	}
 	hex, ok := strings.CutSuffix(file, ".svg")
@@ -170,7 +174,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "invalid_hexcode", "The path must end in an Emojibase hexcode and .svg, like 1F600.svg.")
 		return
 	}
-	files, ok := s.Map.Emoji[canon]
+	files, ok := s.cfg.Map.Emoji[canon]
 	if !ok {
 		fail(w, http.StatusNotFound, "unknown_emoji", canon+" is not an emoji of the pack or one of its single-tone variants.")
 		return
@@ -180,22 +184,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "not_in_set", "The "+name+" set does not draw "+canon+".")
 		return
 	}
-	set := s.Map.Sets[name]
+	set := s.cfg.Map.Sets[name]
 	ctx := r.Context()
 	key := "https://sets.cache/v1/sets/" + name + "/" + canon + ".svg"
-	if s.Cache != nil {
-		if body, ok, err := s.Cache.Match(ctx, key); err == nil && ok {
+	if s.cfg.Cache != nil {
+		if body, ok, err := s.cfg.Cache.Match(ctx, key); err == nil && ok {
 			serve(w, body, set.License)
 			return
 		}
 	}
-	status, body, err := s.Fetch.Get(ctx, s.Upstream+set.Path+stem+".svg")
+	status, body, err := s.cfg.Fetch.Get(ctx, s.cfg.Upstream+set.Path+stem+".svg")
 	if err != nil || status != http.StatusOK {
 		fail(w, http.StatusBadGateway, "upstream_unavailable", "The "+name+" file could not be fetched from its upstream; try again.")
 		return
 	}
-	if s.Cache != nil {
-		s.Background(ctx, func(ctx context.Context) { _ = s.Cache.Put(ctx, key, body) })
+	if s.cfg.Cache != nil {
+		s.cfg.Background(ctx, func(ctx context.Context) { _ = s.cfg.Cache.Put(ctx, key, body) })
 	}
 	serve(w, body, set.License)
 }

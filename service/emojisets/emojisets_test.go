@@ -130,7 +130,7 @@ func TestServe(t *testing.T) {
 	m, err := Parse([]byte(mappingJSON))
 	require.NoError(t, err)
 	cache := &memCache{m: map[string][]byte{}}
-	srv, err := New(Server{Map: m, Upstream: up.URL, Fetch: httpFetch{}, Cache: cache})
+	srv, err := New(Config{Map: m, Upstream: up.URL, Fetch: httpFetch{}, Cache: cache})
 	require.NoError(t, err)
 	router := &httpx.Router{NotFound: httpx.NotFound(), BadMethod: httpx.MethodNotAllowed}
 	srv.Routes(router)

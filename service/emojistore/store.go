@@ -94,14 +94,34 @@ type Store struct {
 	changed func(appID string) // told after every committed change (may be nil)
 }
 
-// WithChanged returns a store that calls fn with the app's id after every
-// committed change of its emoji or tenants (the search index of this
-// instance forgets its copy).
-func (s *Store) WithChanged(fn func(appID string)) *Store {
-	c := *s
-	c.changed = fn
-	return &c
+// Config is the store's option set (RATIONALE, "One configuration style").
+type Config struct {
+	db      store.DB
+	objects Objects
+	now     func() time.Time
+	logf    func(format string, args ...any)
+	changed func(appID string)
 }
+
+// NewConfig is the defaults over db: no image bucket, time.Now, no log,
+// no change hook.
+func NewConfig(db store.DB) Config {
+	return Config{db: db, now: time.Now, logf: func(string, ...any) {}}
+}
+
+// WithObjects sets the image bucket; nil is a missing binding.
+func (c Config) WithObjects(o Objects) Config { c.objects = o; return c }
+
+// WithClock sets the clock.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// WithLog sets the log of failures that leave orphan images.
+func (c Config) WithLog(logf func(format string, args ...any)) Config { c.logf = logf; return c }
+
+// WithChanged calls fn with the app's id after every committed change of
+// its emoji or tenants (the search index of this instance forgets its
+// copy).
+func (c Config) WithChanged(fn func(appID string)) Config { c.changed = fn; return c }
 
 func (s *Store) notify(appID string) {
 	if s.changed != nil {
@@ -109,15 +129,15 @@ func (s *Store) notify(appID string) {
 	}
 }
 
-// New returns a store; objects may be nil (the binding is missing).
-func New(db store.DB, objects Objects, now func() time.Time, logf func(format string, args ...any)) *Store {
-	if now == nil {
-		now = time.Now
+// New returns the store.
+func New(c Config) *Store {
+	if c.now == nil {
+		c.now = time.Now
 	}
-	if logf == nil {
-		logf = func(string, ...any) {}
+	if c.logf == nil {
+		c.logf = func(string, ...any) {}
 	}
-	return &Store{db: db, objects: objects, now: now, logf: logf}
+	return &Store{db: c.db, objects: c.objects, now: c.now, logf: c.logf, changed: c.changed}
 }
 
 const emojiCols = `e.id, e.app_id, coalesce(e.tenant_id, '') AS tenant_id, coalesce(t.external_id, '') AS tenant_external_id,

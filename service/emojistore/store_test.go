@@ -91,7 +91,7 @@ func newEnv(t *testing.T) *env {
 			('app_1', 'acc_1', 'a', 'production', 1), ('app_2', 'acc_1', 'b', 'production', 1), ('app_x', 'acc_2', 'x', 'production', 1)`),
 	})
 	require.NoError(t, err)
-	return &env{db: db, obj: obj, s: emojistore.New(db, obj, func() time.Time { return now }, t.Logf)}
+	return &env{db: db, obj: obj, s: emojistore.New(emojistore.NewConfig(db).WithObjects(obj).WithClock(func() time.Time { return now }).WithLog(t.Logf))}
 }
 
 func (e *env) count(t *testing.T, sql string, args ...any) int64 {
@@ -248,7 +248,7 @@ func TestStorageFailures(t *testing.T) {
 	require.ErrorIs(t, err, emojistore.ErrNotFound)
 	require.Equal(t, int64(1), e.count(t, "SELECT count(*) AS n FROM events WHERE type = 'custom_emoji.deleted'"))
 
-	none := emojistore.New(e.db, nil, nil, nil)
+	none := emojistore.New(emojistore.NewConfig(e.db))
 	_, err = none.Create(bg, newEmoji(t, "app_1", "", "b", 10))
 	require.ErrorIs(t, err, emojistore.ErrStorage, "no image store bound")
 }
@@ -336,7 +336,7 @@ func TestTenants(t *testing.T) {
 func TestChangedHook(t *testing.T) {
 	e := newEnv(t)
 	var heard []string
-	s := e.s.WithChanged(func(app string) { heard = append(heard, app) })
+	s := emojistore.New(emojistore.NewConfig(e.db).WithObjects(e.obj).WithLog(t.Logf).WithChanged(func(app string) { heard = append(heard, app) }))
 	ten, _, err := s.CreateTenant(bg, "app_1", "t", "")
 	require.NoError(t, err)
 	em, err := s.Create(bg, newEmoji(t, "app_1", ten.ID, "a", 10))

@@ -164,15 +164,7 @@ func (s *Store) tenantImages(ctx context.Context, tenantID string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(res.Rows))
-	for _, row := range res.Rows {
-		k, err := row.String("image_key")
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, nil
+	return res.Strings("image_key")
 }
 
 // IsNotFound reports the store's two not-found errors.

@@ -29,30 +29,31 @@ type Invalid struct {
 // entry refuses bodies over 1 MiB before Go sees them.
 const maxCheckedBody = 1 << 20
 
-// checkInput returns what of r is not valid input, if anything. A JSON
-// body it reads is put back for the handler.
-func checkInput(r *http.Request) (Invalid, bool) {
+// checkInput returns what of r is not valid input, if anything, and the
+// decoded query (Query). A JSON body it reads is put back for the handler.
+func checkInput(r *http.Request) (Invalid, bool, url.Values) {
 	if !utf8.ValidString(r.URL.Path) {
-		return Invalid{Where: "path", Message: "The path is not valid UTF-8."}, true
+		return Invalid{Where: "path", Message: "The path is not valid UTF-8."}, true, nil
 	}
-	if in, bad := checkQuery(r.URL.RawQuery); bad {
-		return in, true
+	query, in, bad := checkQuery(r.URL.RawQuery)
+	if bad {
+		return in, true, nil
 	}
 	if r.Body == nil || r.Body == http.NoBody {
-		return Invalid{}, false
+		return Invalid{}, false, query
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return Invalid{}, false
+		return Invalid{}, false, query
 	}
 	head, err := io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	if err != nil || len(head) > maxCheckedBody {
-		return Invalid{}, false // the handler meets the same error or size
+		return Invalid{}, false, query // the handler meets the same error or size
 	}
 	if !jsonTextValid(head) {
-		return Invalid{Where: "body", Message: "The body is not valid JSON: a string is not valid UTF-8."}, true
+		return Invalid{Where: "body", Message: "The body is not valid JSON: a string is not valid UTF-8."}, true, nil
 	}
-	return Invalid{}, false
+	return Invalid{}, false, query
 }
 
 type readCloser struct {
@@ -62,8 +63,10 @@ type readCloser struct {
 
 // checkQuery decodes every name and value as url.ParseQuery does (`+` is
 // a space, `;` is left alone) and refuses broken escapes and text that is
-// not UTF-8.
-func checkQuery(raw string) (Invalid, bool) {
+// not UTF-8. The values are url.ParseQuery's: a pair with a `;` is
+// dropped, as there.
+func checkQuery(raw string) (url.Values, Invalid, bool) {
+	query := url.Values{}
 	for raw != "" {
 		var part string
 		part, raw, _ = strings.Cut(raw, "&")
@@ -73,17 +76,20 @@ func checkQuery(raw string) (Invalid, bool) {
 		rawName, rawValue, _ := strings.Cut(part, "=")
 		name, err := url.QueryUnescape(rawName)
 		if err != nil || !utf8.ValidString(name) {
-			return Invalid{Where: "query", Field: safeField(name, err), Message: "A query parameter name is malformed or not valid UTF-8."}, true
+			return nil, Invalid{Where: "query", Field: safeField(name, err), Message: "A query parameter name is malformed or not valid UTF-8."}, true
 		}
 		value, err := url.QueryUnescape(rawValue)
 		if err != nil {
-			return Invalid{Where: "query", Field: name, Message: "The query parameter " + name + " has a malformed %-escape."}, true
+			return nil, Invalid{Where: "query", Field: name, Message: "The query parameter " + name + " has a malformed %-escape."}, true
 		}
 		if !utf8.ValidString(value) {
-			return Invalid{Where: "query", Field: name, Message: "The query parameter " + name + " is not valid UTF-8."}, true
+			return nil, Invalid{Where: "query", Field: name, Message: "The query parameter " + name + " is not valid UTF-8."}, true
+		}
+		if !strings.Contains(part, ";") {
+			query[name] = append(query[name], value)
 		}
 	}
-	return Invalid{}, false
+	return query, Invalid{}, false
 }
 
 // safeField is a refused parameter name fit to echo: empty unless it

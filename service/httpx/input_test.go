@@ -1,6 +1,9 @@
 package httpx
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,8 +56,29 @@ func TestCheckQuery(t *testing.T) {
 		{"locale=%ed%a0%80", true, "locale"}, // an encoded surrogate is not UTF-8
 	}
 	for _, c := range cases {
-		in, bad := checkQuery(c.raw)
+		query, in, bad := checkQuery(c.raw)
 		assert.Equal(t, c.bad, bad, c.raw)
 		assert.Equal(t, c.field, in.Field, c.raw)
+		if !bad {
+			want, _ := url.ParseQuery(c.raw)
+			assert.Equal(t, want, query, "%s: decoded as url.ParseQuery does", c.raw)
+		}
 	}
+}
+
+// Handlers behind the router read the query it decoded; without the
+// router, Query decodes it itself.
+func TestQueryDecodedOnce(t *testing.T) {
+	raw := "q=caf%C3%A9+au+lait&x=1&x=2&bad;pair=1"
+	want, _ := url.ParseQuery(raw)
+	var got url.Values
+	r := &Router{NotFound: NotFound(), BadMethod: MethodNotAllowed}
+	r.HandleFunc(http.MethodGet, "/v1/x", func(_ http.ResponseWriter, req *http.Request) {
+		got = Query(req)
+		req.URL.RawQuery = "" // a later change of the URL is not read again
+		got = Query(req)
+	})
+	r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v1/x?"+raw, nil))
+	assert.Equal(t, want, got)
+	assert.Equal(t, want, Query(httptest.NewRequest(http.MethodGet, "/v1/x?"+raw, nil)))
 }

@@ -7,6 +7,7 @@ package httpx
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 )
@@ -41,6 +42,18 @@ type route struct {
 }
 
 type paramsKey struct{}
+
+// queryKey holds the request's query, decoded once by the router.
+type queryKey struct{}
+
+// Query returns the request's query parameters, as r.URL.Query() does,
+// decoded once by the router for every handler and middleware after it.
+func Query(r *http.Request) url.Values {
+	if q, ok := r.Context().Value(queryKey{}).(url.Values); ok {
+		return q
+	}
+	return r.URL.Query()
+}
 
 // Handle registers h for method and pattern (for example
 // "/v1/pack/:version/:file").
@@ -110,10 +123,12 @@ func Param(req *http.Request, name string) string {
 }
 
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if in, bad := checkInput(req); bad {
+	in, bad, query := checkInput(req)
+	if bad {
 		r.refuse(w, req, in)
 		return
 	}
+	req = req.WithContext(context.WithValue(req.Context(), queryKey{}, query))
 	path := split(req.URL.EscapedPath())
 	for _, rt := range r.routes {
 		params, ok := match(rt.segments, path)

@@ -109,7 +109,7 @@ func parse(r *http.Request) (params, int, error) {
 	if req.Text == nil || strings.TrimSpace(*req.Text) == "" {
 		return params{}, http.StatusBadRequest, errors.New("missing required field text (the message)")
 	}
-	p := params{text: cut(*req.Text, MaxTextLength), limit: DefaultLimit, tenant: req.Tenant}
+	p := params{text: engine.Cut(*req.Text, MaxTextLength), limit: DefaultLimit, tenant: req.Tenant}
 	if p.locale, err = search.ResolveLocale(req.Locale); err != nil {
 		return p, http.StatusBadRequest, err
 	}
@@ -120,7 +120,7 @@ func parse(r *http.Request) (params, int, error) {
 		}
 		p.limit = n
 	}
-	if t := r.URL.Query().Get("tenant"); p.tenant == "" {
+	if t := httpx.Query(r).Get("tenant"); p.tenant == "" {
 		p.tenant = t
 	}
 	if utf8.RuneCountInString(p.tenant) > search.MaxTenantLength {
@@ -134,15 +134,12 @@ func parse(r *http.Request) (params, int, error) {
 // called, nothing is counted and every result is an alias one (spec 1).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.cfg.Now()
-	w.Header().Set("Cache-Control", "no-store")
-	p, status, err := parse(r)
-	if err != nil {
-		httpx.Error(w, status, err.Error())
+	p, gate, ok := search.OpenMetered(w, r, parse, s.cfg.Meter, plans.SemanticCalls)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
-	caller, _ := access.FromContext(ctx)
-	metered, over := search.MeterGate(ctx, s.cfg.Meter, caller, plans.SemanticCalls)
+	caller, metered, over := gate.Caller, gate.Metered, gate.Over
 
 	res := search.Response{Query: engine.Normalize(p.text, MaxTextLength), PackVersion: s.cfg.PackVersion,
 		Model: s.cfg.Model, OverLimit: over, Results: []search.Item{}}
@@ -222,7 +219,7 @@ func (s *Service) Evidence(ctx context.Context, text, locale string) (reactions.
 	if err != nil {
 		return reactions.Input{}, err
 	}
-	in, _ := s.gather(ctx, cut(text, MaxTextLength), loc, true)
+	in, _ := s.gather(ctx, engine.Cut(text, MaxTextLength), loc, true)
 	return in, nil
 }
 
@@ -280,18 +277,6 @@ func (s *Service) custom(r *http.Request, caller access.Caller, p params, items 
 
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64)
-}
-
-// cut keeps the first n characters (code points) of s.
-func cut(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
 
 // TierMeaning adapts the meaning tier (one embedding call per message).

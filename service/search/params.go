@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
@@ -19,9 +20,10 @@ import (
 // (the registry, packfmt.Registry).
 var Locales = packfmt.Locales
 
-// Limits of spec 1.
+// Limits of spec 1. MaxQueryLength is the engine's: the characters of a
+// query that are searched.
 const (
-	MaxQueryLength  = 64
+	MaxQueryLength  = engine.MaxQueryLength
 	DefaultLimit    = 24
 	MaxLimit        = 50
 	MaxTenantLength = 128
@@ -66,7 +68,7 @@ func ParseParams(q url.Values) (Params, error) {
 	if strings.TrimSpace(raw) == "" {
 		return p, &ParamError{"q", "Missing required parameter q (the search text)"}
 	}
-	p.Query = cut(raw, MaxQueryLength)
+	p.Query = engine.Cut(raw, MaxQueryLength)
 
 	locale, err := ResolveLocale(q.Get("locale"))
 	if err != nil {
@@ -127,16 +129,4 @@ func ResolveLocale(tag string) (string, error) {
 		}
 	}
 	return "", unknown
-}
-
-// cut keeps the first n characters (code points) of s.
-func cut(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/culture"
+	"github.com/emojisearch/emojisearch/engine/embed"
 	"github.com/emojisearch/emojisearch/engine/fusion"
 	"github.com/emojisearch/emojisearch/service/access"
 	"github.com/emojisearch/emojisearch/service/httpx"
@@ -109,6 +110,28 @@ func MeterGate(ctx context.Context, m Meter, c access.Caller, metric string) (me
 	return metered, metered && m.OverLimit(ctx, c, metric)
 }
 
+// Gate is a metered call's caller and its standing with the meter.
+type Gate struct {
+	Caller        access.Caller
+	Metered, Over bool
+}
+
+// OpenMetered opens a metered route that answers no-store (reactions,
+// images): it parses the request with parse, answering its error with
+// the status parse gives, and gates the caller on metric. ok false: the
+// answer is written.
+func OpenMetered[P any](w http.ResponseWriter, r *http.Request, parse func(*http.Request) (P, int, error), m Meter, metric string) (p P, g Gate, ok bool) {
+	w.Header().Set("Cache-Control", "no-store")
+	p, status, err := parse(r)
+	if err != nil {
+		httpx.Error(w, status, err.Error())
+		return p, g, false
+	}
+	g.Caller, _ = access.FromContext(r.Context())
+	g.Metered, g.Over = MeterGate(r.Context(), m, g.Caller, metric)
+	return p, g, true
+}
+
 // Analytics is the part of service/analytics the search route uses.
 type Analytics interface {
 	Record(c access.Caller, locale, typed, query string, miss bool)
@@ -191,7 +214,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// not (two requests loading one file would each fetch it: no lock is
 	// shared across requests, PROTOCOL.md rule 2).
 	defer s.prefetch(r.Context())
-	p, err := ParseParams(r.URL.Query())
+	p, err := ParseParams(httpx.Query(r))
 	if err != nil {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
@@ -343,19 +366,9 @@ func (s *Service) merge(alias engine.Output, hits []Hit, limit int) []Item {
 		if len(out) == limit {
 			break
 		}
-		out = append(out, Item{Emoji: h.Emoji, ID: h.ID, Score: clamp01(h.Cosine), Source: "semantic"})
+		out = append(out, Item{Emoji: h.Emoji, ID: h.ID, Score: embed.Clamp01(h.Cosine), Source: "semantic"})
 	}
 	return out
-}
-
-func clamp01(f float64) float64 {
-	switch {
-	case f < 0 || f != f:
-		return 0
-	case f > 1:
-		return 1
-	}
-	return f
 }
 
 // cacheKey is spec 1's shared-cache key: the embedded query text

@@ -190,3 +190,16 @@ func (r Row) String(col string) (string, error) {
 	}
 	return s, nil
 }
+
+// Strings reads one text column of every row, in row order.
+func (r Result) Strings(col string) ([]string, error) {
+	out := make([]string, 0, len(r.Rows))
+	for _, row := range r.Rows {
+		s, err := row.String(col)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

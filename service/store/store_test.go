@@ -52,6 +52,26 @@ func TestRowReaders(t *testing.T) {
 	assert.Nil(t, v.N)
 }
 
+func TestResultStrings(t *testing.T) {
+	rows := func(js ...string) Result {
+		var res Result
+		for _, j := range js {
+			var r Row
+			require.NoError(t, json.Unmarshal([]byte(j), &r))
+			res.Rows = append(res.Rows, r)
+		}
+		return res
+	}
+	got, err := rows(`{"k": "b"}`, `{"k": null}`, `{"k": "a"}`).Strings("k")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "", "a"}, got, "row order, NULL as empty")
+	got, err = rows().Strings("k")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	_, err = rows(`{"k": "a"}`, `{"k": 1}`).Strings("k")
+	assert.Error(t, err, "a number is not text")
+}
+
 func TestConstraintError(t *testing.T) {
 	u := &ConstraintError{Unique: true, Err: assert.AnError}
 	assert.ErrorIs(t, u, ErrUnique)

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,10 +46,10 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { _ = db.Close() })
 	dev, err := apikey.New(apikey.Secret)
 	require.NoError(t, err)
-	e := &env{t: t, db: db, repo: accounts.New(db, time.Now), objects: &emojistoretest.Objects{}, devKey: dev.Full}
+	e := &env{t: t, db: db, repo: accounts.New(accounts.NewConfig(db)), objects: &emojistoretest.Objects{}, devKey: dev.Full}
 	res, err := access.NewResolver(access.NewConfig(e.repo.Keys()).WithDevKeys(dev.Full))
 	require.NoError(t, err)
-	api := tenantsapi.New(emojistore.New(db, e.objects, nil, t.Logf), access.NewGuard(res, nil, nil))
+	api := tenantsapi.New(emojistore.New(emojistore.NewConfig(db).WithObjects(e.objects).WithLog(t.Logf)), access.NewGuard(res, nil, nil))
 	e.router = &httpx.Router{NotFound: httpx.NotFound(), BadMethod: httpx.MethodNotAllowed}
 	api.Routes(e.router)
 	return e

@@ -69,8 +69,7 @@ func newEnv(t *testing.T, cfg func(webhooks.Config) webhooks.Config) *env {
 	svc, err := webhooks.New(c)
 	require.NoError(t, err)
 	r := &httpx.Router{NotFound: http.NotFoundHandler()}
-	svc.Routes(r, d)
-	d.Routes(r)
+	d.Routes(r, svc.APIRoutes(d)...)
 	e := &env{t: t, db: db, svc: svc, logs: lb.b, recv: webhookstest.NewReceiver(t)}
 	e.h = svc.Middleware(func(ctx context.Context, fn func(context.Context)) { fn(ctx) })(r)
 	return e

@@ -14,37 +14,15 @@ import (
 	"github.com/emojisearch/emojisearch/service/webhookurl"
 )
 
-// Routes registers the webhook routes on r; register them before the
-// dashboard's own routes, whose /api catch-all would answer first.
-func (s *Service) Routes(r *httpx.Router, d *dashboard.Dashboard) {
+// APIRoutes are the webhook routes, for the dashboard's /api table
+// (dashboard.Routes applies the /api conventions).
+func (s *Service) APIRoutes(d *dashboard.Dashboard) []dashboard.Route {
 	h := handlers{s: s, d: d}
-	routes := []struct {
-		pattern string
-		methods map[string]http.HandlerFunc
-	}{
-		{"/api/apps/:id/webhooks", map[string]http.HandlerFunc{http.MethodGet: h.list, http.MethodPost: h.create}},
-		{"/api/webhooks/:id", map[string]http.HandlerFunc{http.MethodPatch: h.patch, http.MethodDelete: h.remove}},
-		{"/api/webhooks/:id/test", map[string]http.HandlerFunc{http.MethodPost: h.test}},
-		{"/api/webhooks/:id/deliveries", map[string]http.HandlerFunc{http.MethodGet: h.deliveries}},
-	}
-	for _, rt := range routes {
-		for m, fn := range rt.methods {
-			r.Handle(m, rt.pattern, noStore(fn))
-		}
-		r.HandleOther(rt.pattern, func(allow []string) http.Handler {
-			return noStore(func(w http.ResponseWriter, req *http.Request) {
-				w.Header().Set("Allow", strings.Join(allow, ", "))
-				dashboard.Fail(w, http.StatusMethodNotAllowed, dashboard.Error{Code: "method_not_allowed",
-					Message: "Method " + req.Method + " is not allowed here; use " + strings.Join(allow, " or ")})
-			})
-		})
-	}
-}
-
-func noStore(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		h(w, r)
+	return []dashboard.Route{
+		{Pattern: "/api/apps/:id/webhooks", Methods: map[string]http.HandlerFunc{http.MethodGet: h.list, http.MethodPost: h.create}},
+		{Pattern: "/api/webhooks/:id", Methods: map[string]http.HandlerFunc{http.MethodPatch: h.patch, http.MethodDelete: h.remove}},
+		{Pattern: "/api/webhooks/:id/test", Methods: map[string]http.HandlerFunc{http.MethodPost: h.test}},
+		{Pattern: "/api/webhooks/:id/deliveries", Methods: map[string]http.HandlerFunc{http.MethodGet: h.deliveries}},
 	}
 }
 

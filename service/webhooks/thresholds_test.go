@@ -30,7 +30,7 @@ func TestUsageThreshold(t *testing.T) {
 	}
 	pumps := 0
 	var mu sync.Mutex
-	ts := e.svc.Thresholds(accounts.New(e.db, nil).Usage(), func(context.Context) { mu.Lock(); pumps++; mu.Unlock() })
+	ts := e.svc.Thresholds(accounts.New(accounts.NewConfig(e.db)).Usage(), func(context.Context) { mu.Lock(); pumps++; mu.Unlock() })
 	const period = "2026-11"
 	add := func(app, metric string, n int64) {
 		require.NoError(t, ts.AddUsage(bg, []metering.Delta{{AppID: app, AccountID: acc, Period: period, Metric: metric, Count: n}}))
@@ -49,7 +49,7 @@ func TestUsageThreshold(t *testing.T) {
 	require.JSONEq(t, `{"metric":"image_classifications","threshold":80,"period":"2026-11","used":80000,"limit":100000}`, raw)
 	// More usage under 100 %: nothing new, also from another instance.
 	add(app1, plans.ImageClassifications, 10)
-	other := e.svc.Thresholds(accounts.New(e.db, nil).Usage(), nil)
+	other := e.svc.Thresholds(accounts.New(accounts.NewConfig(e.db)).Usage(), nil)
 	require.NoError(t, other.AddUsage(bg, []metering.Delta{{AppID: app1, AccountID: acc, Period: period, Metric: plans.ImageClassifications, Count: 1}}))
 	require.Equal(t, 2, e.count("SELECT count(*) AS n FROM events"))
 

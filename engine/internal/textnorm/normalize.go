@@ -23,7 +23,7 @@ const MaxQueryLength = 64
 // repeated spaces.
 func Normalize(s string, maxLength int) string {
 	if maxLength > 0 {
-		s = cut(s, maxLength)
+		s = Cut(s, maxLength)
 	}
 	if ascii(s) {
 		return normalizeASCII(s)
@@ -171,8 +171,8 @@ func normalASCII(s string) bool {
 	return true
 }
 
-// cut returns the first n characters of s.
-func cut(s string, n int) string {
+// Cut returns the first n characters (code points) of s.
+func Cut(s string, n int) string {
 	i := 0
 	for count := 0; i < len(s) && count < n; count++ {
 		_, size := utf8.DecodeRuneInString(s[i:])
@@ -185,7 +185,7 @@ func cut(s string, n int) string {
 // characters removed, whitespace collapsed, cut to MaxQueryLength characters;
 // case, accents, punctuation and emoji are kept.
 func EmbeddingText(s string) string {
-	s = cut(strings.ToValidUTF8(s, ""), MaxQueryLength)
+	s = Cut(strings.ToValidUTF8(s, ""), MaxQueryLength)
 	s = norm.NFC.String(s)
 	var b strings.Builder
 	space := true

@@ -8,7 +8,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -19,9 +18,8 @@ import (
 	"strings"
 
 	"github.com/emojisearch/emojisearch/engine/evalkit"
-	"github.com/emojisearch/emojisearch/service/internal/evalsetup"
-	"github.com/emojisearch/emojisearch/service/meaning"
-	"github.com/emojisearch/emojisearch/service/search"
+	"github.com/emojisearch/emojisearch/service/app"
+	"github.com/emojisearch/emojisearch/service/app/local"
 )
 
 func main() {
@@ -52,7 +50,7 @@ func run(dir, modelPath string, files []string) error {
 		loc := strings.SplitN(filepath.Base(path), ".", 2)[0]
 		for _, s := range []struct {
 			name string
-			svc  *search.Service
+			svc  http.Handler
 		}{{"alias", alias}, {"hybrid", hybrid}} {
 			m := evalkit.Score(rows, func(q string) []string { return ask(s.svc, q, loc) })
 			fmt.Printf("%-24s %6d %-7s %7.3f %7.3f %7.3f %7.3f %9.3f\n", filepath.Base(path), m.N, s.name, m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult)
@@ -61,34 +59,27 @@ func run(dir, modelPath string, files []string) error {
 	return nil
 }
 
-// services builds the service twice over the same packs: with the meaning
-// tier (hybrid) and without (alias only).
-func services(dir, modelPath string) (hybrid, alias *search.Service, err error) {
-	l, err := evalsetup.Load(dir, modelPath)
+// services builds the app twice over the same packs, as the Worker
+// builds it: with the local model as the embedding backend (hybrid) and
+// without (alias only).
+func services(dir, modelPath string) (hybrid, alias http.Handler, err error) {
+	embedder, name, err := local.Model(modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := search.Config{PackVersion: l.PackVersion, Model: l.Model.Name, Packs: l.Packs}
-	alias = search.New(cfg)
-	cfg.Meaning, cfg.Fuse = l.Tier, meaning.Fuser(l.Model.Calibration)
-	return search.New(cfg), alias, nil
+	version := filepath.Base(dir)
+	p := app.Platform{
+		Assets: local.Assets(local.PackMounts(dir, version)),
+		Vars:   local.Vars{"PACK_VERSION": version, "EMBED_MODEL": name}.Get,
+		Log:    func(string, ...any) {},
+	}
+	alias = app.New(p).Handler
+	p.Embedder = embedder
+	return app.New(p).Handler, alias, nil
 }
 
 // ask sends one GET /v1/search and returns the emoji, best first.
-func ask(s *search.Service, q, locale string) []string {
+func ask(h http.Handler, q, locale string) []string {
 	v := url.Values{"q": {q}, "locale": {locale}, "limit": {"10"}}
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://localhost/v1/search?"+v.Encode(), nil))
-	if rec.Code != http.StatusOK {
-		return nil
-	}
-	var res search.Response
-	if json.Unmarshal(rec.Body.Bytes(), &res) != nil {
-		return nil
-	}
-	out := make([]string, len(res.Results))
-	for i, r := range res.Results {
-		out[i] = r.Emoji
-	}
-	return out
+	return local.Emoji(h, httptest.NewRequest(http.MethodGet, "http://localhost/v1/search?"+v.Encode(), nil))
 }

@@ -24,12 +24,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,9 +35,9 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine/evalkit"
 	"github.com/emojisearch/emojisearch/engine/reactions"
-	"github.com/emojisearch/emojisearch/service/internal/evalsetup"
+	"github.com/emojisearch/emojisearch/service/app"
+	"github.com/emojisearch/emojisearch/service/app/local"
 	svc "github.com/emojisearch/emojisearch/service/reactions"
-	"github.com/emojisearch/emojisearch/service/search"
 )
 
 func main() {
@@ -196,35 +193,29 @@ func labelPrior(rows []row) []string {
 }
 
 func ask(s *svc.Service, text, locale string) []string {
-	body, _ := json.Marshal(map[string]any{"text": text, "locale": locale, "limit": 10})
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "http://localhost/v1/suggest-reactions", bytes.NewReader(body)))
-	if rec.Code != http.StatusOK {
-		return nil
-	}
-	var res search.Response
-	if json.Unmarshal(rec.Body.Bytes(), &res) != nil {
-		return nil
-	}
-	out := make([]string, len(res.Results))
-	for i, r := range res.Results {
-		out[i] = r.Emoji
-	}
-	return out
+	return local.Emoji(s, local.PostJSON("/v1/suggest-reactions", map[string]any{"text": text, "locale": locale, "limit": 10}))
 }
 
-// service builds the route over the pack folder with the local model.
+// service builds the app over the pack folder, as the Worker builds it,
+// with the local model as the embedding backend (none with aliasOnly),
+// and returns its reactions route.
 func service(dir, modelPath string, aliasOnly bool) (*svc.Service, error) {
-	if aliasOnly {
-		modelPath = ""
-	}
-	l, err := evalsetup.Load(dir, modelPath)
+	embedder, name, err := local.Model(modelPath)
 	if err != nil {
 		return nil, err
 	}
-	cfg := svc.Config{PackVersion: l.PackVersion, Packs: l.Packs}
-	if l.Tier != nil {
-		cfg.Model, cfg.Calibration, cfg.Meaning = l.Model.Name, l.Model.Calibration, svc.TierMeaning(l.Tier)
+	version := filepath.Base(dir)
+	p := app.Platform{
+		Assets: local.Assets(local.PackMounts(dir, version)),
+		Vars:   local.Vars{"PACK_VERSION": version, "EMBED_MODEL": name}.Get,
+		Log:    func(string, ...any) {},
 	}
-	return svc.New(cfg), nil
+	if !aliasOnly {
+		p.Embedder = embedder
+	}
+	a := app.New(p)
+	if a.Reactions == nil {
+		return nil, fmt.Errorf("no reactions route over %s", dir)
+	}
+	return a.Reactions, nil
 }
