@@ -37,6 +37,7 @@ const dashboardJSBudget = 80_000
 // CI, where it must run. E2E_SCREENSHOTS=dir keeps the screenshots
 // (docs/dashboard-*.png are these).
 func TestDashboardBrowser(t *testing.T) {
+	t.Parallel() // a browser journey of its own account; runs over the others' waits
 	root := repoRoot()
 	node := browserTools(t, filepath.Join(root, "client", ".tools", "node_modules", "axe-core", "axe.min.js"))
 	scripts, err := filepath.Glob(filepath.Join(root, "build", "assets", "dashboard", "*.js"))

@@ -19,6 +19,7 @@ import (
 // (scripts/install-client-tools.sh, scripts/install-api-tools.sh) except
 // under CI. E2E_DOCS_SCREENSHOT=path keeps the screenshot.
 func TestDocsBrowser(t *testing.T) {
+	t.Parallel() // reads static pages only
 	root := repoRoot()
 	node := browserTools(t, filepath.Join(root, ".apitools", "node_modules", "axe-core"))
 	shot := os.Getenv("E2E_DOCS_SCREENSHOT")

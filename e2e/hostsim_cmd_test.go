@@ -44,6 +44,7 @@ func TestHostsimServeStopsCleanlyAndKeepsData(t *testing.T) {
 	if tgt.name != "hostsim" {
 		t.Skip("a hostsim command test")
 	}
+	t.Parallel() // a hostsim process of its own
 	state := t.TempDir()
 	port, err := freePort()
 	require.NoError(t, err)
@@ -93,6 +94,7 @@ func TestHostsimServeSaysWhenStateIsFresh(t *testing.T) {
 	if tgt.name != "hostsim" {
 		t.Skip("a hostsim command test")
 	}
+	t.Parallel() // a hostsim process of its own
 	state := filepath.Join(t.TempDir(), "state")
 	port, err := freePort()
 	require.NoError(t, err)

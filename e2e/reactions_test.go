@@ -85,6 +85,7 @@ func TestReactionsDegraded(t *testing.T) {
 // from the usage the dashboard shows), all alias and unmetered over the
 // limit.
 func TestReactionsKeyed(t *testing.T) {
+	t.Parallel() // waits for a meter flush and the instance's usage refresh (about a minute)
 	const origin = "https://app.reactions.test"
 	u := signUp(t)
 	appID, _, full := newAppWithKey(t, u, origin)

@@ -66,9 +66,24 @@ func TestShardsNightlyBuild(t *testing.T) {
 		}
 	}
 
+	// nightly runs the build until a run succeeds: a degraded answer (the
+	// embedding backend past its deadline on a busy machine) stops a build
+	// by design, and the next night's run tries again.
 	nightly := func() {
-		r := get(t, "/__scheduled?cron=17+3+*+*+*")
-		require.Equal(t, 200, r.Status, string(r.Body))
+		detail := ""
+		for range 5 {
+			r := get(t, "/__scheduled?cron=17+3+*+*+*")
+			require.Equal(t, 200, r.Status, string(r.Body))
+			last := sql(t, "SELECT ok, detail FROM cron_runs WHERE cron = '17 3 * * *' ORDER BY id DESC LIMIT 1")
+			require.Len(t, last, 1)
+			run := last[0].(map[string]any)
+			if run["ok"] == 1.0 {
+				return
+			}
+			detail = run["detail"].(string)
+			t.Logf("%s: a nightly build failed, run again: %s", tgt.name, detail)
+		}
+		t.Fatalf("five nightly builds failed; the last: %s", detail)
 	}
 	nightly()
 

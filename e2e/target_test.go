@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -37,7 +38,19 @@ func repoRoot() string {
 	return filepath.Dir(wd)
 }
 
+// waitingParallel is how many tests marked parallel run at once unless
+// -test.parallel says otherwise. They spend their time waiting on the
+// platform's timers (webhook retry gaps, meter flushes, key and usage
+// caches), not on the CPU, so more of them than cores overlap those waits.
+const waitingParallel = 8
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", fmt.Sprint(waitingParallel))
+	}
 	root := repoRoot()
 	if os.Getenv("E2E_SKIP_BUILD") == "" {
 		cmd := exec.Command(filepath.Join(root, "build.sh"))

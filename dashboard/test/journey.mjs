@@ -114,6 +114,8 @@ try {
   await page.getByRole('button', { name: 'Copied' }).waitFor()
   const key = await page.evaluate(() => navigator.clipboard.readText())
   check(key === shown && key.length > 20, 'the copy button copied the full key')
+  // The list is read again after the key is created: wait for its row.
+  await page.locator('table.list tbody tr').first().waitFor()
   check(await page.locator('table.list tbody tr').count() === 1, 'the key is listed')
   await scan(page, 'keys')
 
