@@ -419,8 +419,13 @@ class Index {
     }
     this.tP.length = 0
     this.tE.length = 0
-    this.segW = this.segs.map((_, si) => this.wSeg(si, p))
-    this.uWeights(units, p)
+    // English phrases weigh ENGLISH in a search of another locale.
+    this.segW = this.segs.map((s) => (p.loc >= 0 && s.locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1))
+    this.uw.fill(1)
+    this.cov.fill(1)
+    // One unit: weight 1, no function word to set apart (stopW sets the sums).
+    if (units.length > 1) this.idfW(units, p)
+    this.stopW(units, p)
     // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
     this.multi = units.some((u) => u.k !== units[0].k)
     this.gend = units.some((u) => this.gender.has(u.t) || /[女男]/.test(u.t))
@@ -430,15 +435,6 @@ class Index {
     this.score(units.length, p)
     this.near()
     return this.rank(p.limit)
-  }
-
-  uWeights(units, p) {
-    const uw = this.uw
-    uw.fill(1)
-    this.cov.fill(1)
-    // One unit: weight 1, no function word to set apart (stopW sets the sums).
-    if (units.length > 1) this.idfW(units, p)
-    this.stopW(units, p)
   }
 
   // stopWeights gives the function words of a query that also holds a
@@ -621,10 +617,6 @@ class Index {
     const u = this.eUnits, o = ei * MAX_UNITS
     u[o] = u[o + 1] = u[o + 2] = u[o + 3] = u[o + 4] = u[o + 5] = u[o + 6] = u[o + 7] = 0
     this.tE.push(ei)
-  }
-
-  wSeg(si, p) {
-    return p.loc >= 0 && this.segs[si].locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1
   }
 
   score(nunits, p) {
