@@ -217,32 +217,34 @@ class Index {
       mine.sort((a, b) => (a.part === 'core' ? 0 : 1) - (b.part === 'core' ? 0 : 1))
       this.build(loc, mine)
     }
-    const n = this.pText.length
-    this.pStamp = new Uint32Array(n)
-    this.pSum = new Float32Array(n)
-    this.pCur = new Float32Array(n)
-    this.pUnit = new Int8Array(n)
-    this.pU = new Uint8Array(n) // bit per unit a phrase matched
-    this.pTypo = new Uint8Array(n)
-    const m = E.length
-    this.eStamp = new Uint32Array(m)
-    this.eUnits = new Float32Array(m * MAX_UNITS)
-    this.eBest = new Float32Array(m)
-    this.ePhrase = new Int32Array(m)
-    this.eField = new Uint8Array(m)
-    this.eTypo = new Uint8Array(m)
-    this.eRel = new Uint8Array(m)
-    this.fStamp = new Uint32Array(m)
-    this.fHit = new Int32Array(m)
-    this.fHead = new Float32Array(m)
-    this.gen = 0
-    this.uw = new Float32Array(MAX_UNITS)
-    this.cov = new Float32Array(MAX_UNITS) // share of each unit in coverage: 1, STOP_W for a function word
-    this.pCw = new Float32Array(n) // coverage weight of the units a phrase matched
-    this.tP = []
-    this.tE = []
-    this.hS = new Float32Array(m) // rank: hit score and field per entry
-    this.hF = new Uint8Array(m)
+    // The accumulators of a search: per phrase (n), per entry (m) and per query unit.
+    const n = this.pText.length, m = E.length
+    Object.assign(this, {
+      pStamp: new Uint32Array(n),
+      pSum: new Float32Array(n),
+      pCur: new Float32Array(n),
+      pUnit: new Int8Array(n),
+      pU: new Uint8Array(n), // bit per unit a phrase matched
+      pTypo: new Uint8Array(n),
+      pCw: new Float32Array(n), // coverage weight of the units a phrase matched
+      eStamp: new Uint32Array(m),
+      eUnits: new Float32Array(m * MAX_UNITS),
+      eBest: new Float32Array(m),
+      ePhrase: new Int32Array(m),
+      eField: new Uint8Array(m),
+      eTypo: new Uint8Array(m),
+      eRel: new Uint8Array(m),
+      fStamp: new Uint32Array(m),
+      fHit: new Int32Array(m),
+      fHead: new Float32Array(m),
+      hS: new Float32Array(m), // rank: hit score and field per entry
+      hF: new Uint8Array(m),
+      gen: 0,
+      uw: new Float32Array(MAX_UNITS),
+      cov: new Float32Array(MAX_UNITS), // share of each unit in coverage: 1, STOP_W for a function word
+      tP: [],
+      tE: [],
+    })
   }
 
   build(loc, packs) {
