@@ -711,6 +711,16 @@ class Index {
     const others = []
     const better = (a, b) => (hS[a] !== hS[b] ? hS[a] > hS[b] : a < b)
     const addOther = (ei) => { if (!E[ei].id.includes('200D-27A1')) others.push(ei) }
+    // rep: a represents its family rather than b; the older emoji, or else
+    // the family's head, scores BONUS times more (Go: Index.represents).
+    const rep = (a, b) => {
+      let sa = hS[a], sb = hS[b]
+      if (E[a].ver < E[b].ver) sa = f(sa * BONUS)
+      else if (E[b].ver < E[a].ver) sb = f(sb * BONUS)
+      else if (E[a].fam === a) sa = f(sa * BONUS)
+      else if (E[b].fam === b) sb = f(sb * BONUS)
+      return sa !== sb ? sa > sb : a < b
+    }
     for (const ei of this.tE) {
       if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
       const ent = E[ei]
@@ -720,7 +730,7 @@ class Index {
       if (fStamp[fm] !== gen) {
         fStamp[fm] = gen, fHit[fm] = hits.length, fHead[fm] = 0
         hits.push(ei)
-      } else if (this.rep(ei, hits[fHit[fm]])) {
+      } else if (rep(ei, hits[fHit[fm]])) {
         addOther(hits[fHit[fm]])
         hits[fHit[fm]] = ei
       } else addOther(ei)
@@ -781,15 +791,6 @@ class Index {
     return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
   }
 
-  rep(a, b) {
-    const ea = this.E[a], eb = this.E[b]
-    let sa = this.hS[a], sb = this.hS[b]
-    if (ea.ver < eb.ver) sa = f(sa * BONUS)
-    else if (eb.ver < ea.ver) sb = f(sb * BONUS)
-    else if (ea.fam === a) sa = f(sa * BONUS)
-    else if (eb.fam === b) sb = f(sb * BONUS)
-    return sa !== sb ? sa > sb : a < b
-  }
 }
 
 const rangeLen = (r) => r[1] - r[0]
