@@ -341,7 +341,7 @@ class Index {
     // Emoji keys (no FE0F, no tones) -> entry, built on first use.
     if (!this.keys) {
       this.keys = new Map()
-      this.E.forEach((e, i) => this.keys.has(emojiKey(e.emoji)) || this.keys.set(emojiKey(e.emoji), i))
+      for (let i = this.E.length; i--;) this.keys.set(emojiKey(this.E[i].emoji), i) // the first entry of a key last
     }
     return this.keys.get(emojiKey(emoji))
   }
