@@ -205,7 +205,7 @@ class Index {
     // Segments: English first, then locales in the order given; a locale's core before its extension.
     const order = []
     for (const p of packs) if (!order.includes(segName(p))) order.push(segName(p))
-    order.sort((a, b) => (a === 'en' ? 0 : 1) - (b === 'en' ? 0 : 1))
+    order.sort((a, b) => (b === 'en') - (a === 'en')) // stable: English first, the rest as given
     this.segs = []
     this.pText = []
     this.pEntry = []
@@ -214,7 +214,7 @@ class Index {
     this.pSeg = []
     for (const loc of order) {
       const mine = packs.filter((p) => segName(p) === loc)
-      mine.sort((a, b) => (a.part === 'core' ? 0 : 1) - (b.part === 'core' ? 0 : 1))
+      mine.sort((a, b) => (b.part === 'core') - (a.part === 'core'))
       this.build(loc, mine)
     }
     // The accumulators of a search: per phrase (n), per entry (m) and per query unit.
