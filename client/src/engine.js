@@ -158,7 +158,7 @@ function isSymbolic(raw) {
 }
 
 const segName = (p) => (p.part === 'custom' ? 'custom' : p.locale)
-const emojiKey = (e) => (/\ufe0f|\ud83c/.test(e) ? e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') : e)
+const emojiKey = (e) => e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') // no FE0F, no skin tones
 
 // Index holds the entries (the English core pack's rows, then custom rows)
 // and one segment per locale, English first.
