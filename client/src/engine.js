@@ -673,15 +673,8 @@ class Index {
 
   near() {
     const { eBest, ePhrase, E: E } = this
-    const parents = []
-    const above = (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b)
-    for (const ei of this.tE) {
-      if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
-      if (parents.length < 5) parents.push(ei)
-      else if (!above(ei, parents[4])) continue
-      else parents[4] = ei
-      for (let i = parents.length - 1; i > 0 && above(parents[i], parents[i - 1]); i--) [parents[i], parents[i - 1]] = [parents[i - 1], parents[i]]
-    }
+    const parents = [] // the best 5 entries, best first
+    for (const ei of this.tE) if (ePhrase[ei] >= 0 && eBest[ei] > 0) insert(parents, ei, 5, (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b))
     for (const pi of parents) {
       if (E[pi].flag) continue // flags are ordered by name, not by meaning
       const best = eBest[pi], phrase = ePhrase[pi], field = this.eField[pi], typo = this.eTypo[pi]
@@ -737,11 +730,7 @@ class Index {
       if (fm === ei) fHead[fm] = hS[ei]
     }
     const top = [] // the best limit hits, best first
-    for (const h of hits) {
-      let i = top.length
-      while (i && better(h, top[i - 1])) i--
-      if (i < limit) top.splice(i, 0, h), top.length > limit && top.pop()
-    }
+    for (const h of hits) insert(top, h, limit, better)
     let out = top
     if (others.length) {
       // Each family shows one member in the first FAMILY_TOP places (two
@@ -794,6 +783,12 @@ class Index {
 }
 
 const rangeLen = (r) => r[1] - r[0]
+// insert puts h into top, a list of at most k kept best first by better.
+function insert(top, h, k, better) {
+  let i = top.length
+  while (i && better(h, top[i - 1])) i--
+  if (i < k) top.splice(i, 0, h), top.length > k && top.pop()
+}
 function sig(s) {
   let a = 0, b = 0
   for (let i = 0; i < s.length; i++) {
