@@ -158,7 +158,7 @@ function isSymbolic(raw) {
 }
 
 const segName = (p) => (p.part === 'custom' ? 'custom' : p.locale)
-const emojiKey = (e) => (/\ufe0f|\ud83c/.test(e) ? e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') : e)
+const emojiKey = (e) => e.replace(/\ufe0f|\ud83c[\udffb-\udfff]/g, '') // no FE0F, no skin tones
 
 // Index holds the entries (the English core pack's rows, then custom rows)
 // and one segment per locale, English first.
@@ -205,7 +205,7 @@ class Index {
     // Segments: English first, then locales in the order given; a locale's core before its extension.
     const order = []
     for (const p of packs) if (!order.includes(segName(p))) order.push(segName(p))
-    order.sort((a, b) => (a === 'en' ? 0 : 1) - (b === 'en' ? 0 : 1))
+    order.sort((a, b) => (b === 'en') - (a === 'en')) // stable: English first, the rest as given
     this.segs = []
     this.pText = []
     this.pEntry = []
@@ -214,35 +214,37 @@ class Index {
     this.pSeg = []
     for (const loc of order) {
       const mine = packs.filter((p) => segName(p) === loc)
-      mine.sort((a, b) => (a.part === 'core' ? 0 : 1) - (b.part === 'core' ? 0 : 1))
+      mine.sort((a, b) => (b.part === 'core') - (a.part === 'core'))
       this.build(loc, mine)
     }
-    const n = this.pText.length
-    this.pStamp = new Uint32Array(n)
-    this.pSum = new Float32Array(n)
-    this.pCur = new Float32Array(n)
-    this.pUnit = new Int8Array(n)
-    this.pU = new Uint8Array(n) // bit per unit a phrase matched
-    this.pTypo = new Uint8Array(n)
-    const m = E.length
-    this.eStamp = new Uint32Array(m)
-    this.eUnits = new Float32Array(m * MAX_UNITS)
-    this.eBest = new Float32Array(m)
-    this.ePhrase = new Int32Array(m)
-    this.eField = new Uint8Array(m)
-    this.eTypo = new Uint8Array(m)
-    this.eRel = new Uint8Array(m)
-    this.fStamp = new Uint32Array(m)
-    this.fHit = new Int32Array(m)
-    this.fHead = new Float32Array(m)
-    this.gen = 0
-    this.uw = new Float32Array(MAX_UNITS)
-    this.cov = new Float32Array(MAX_UNITS) // share of each unit in coverage: 1, STOP_W for a function word
-    this.pCw = new Float32Array(n) // coverage weight of the units a phrase matched
-    this.tP = []
-    this.tE = []
-    this.hS = new Float32Array(m) // rank: hit score and field per entry
-    this.hF = new Uint8Array(m)
+    // The accumulators of a search: per phrase (n), per entry (m) and per query unit.
+    const n = this.pText.length, m = E.length
+    Object.assign(this, {
+      pStamp: new Uint32Array(n),
+      pSum: new Float32Array(n),
+      pCur: new Float32Array(n),
+      pUnit: new Int8Array(n),
+      pU: new Uint8Array(n), // bit per unit a phrase matched
+      pTypo: new Uint8Array(n),
+      pCw: new Float32Array(n), // coverage weight of the units a phrase matched
+      eStamp: new Uint32Array(m),
+      eUnits: new Float32Array(m * MAX_UNITS),
+      eBest: new Float32Array(m),
+      ePhrase: new Int32Array(m),
+      eField: new Uint8Array(m),
+      eTypo: new Uint8Array(m),
+      eRel: new Uint8Array(m),
+      fStamp: new Uint32Array(m),
+      fHit: new Int32Array(m),
+      fHead: new Float32Array(m),
+      hS: new Float32Array(m), // rank: hit score and field per entry
+      hF: new Uint8Array(m),
+      gen: 0,
+      uw: new Float32Array(MAX_UNITS),
+      cov: new Float32Array(MAX_UNITS), // share of each unit in coverage: 1, STOP_W for a function word
+      tP: [],
+      tE: [],
+    })
   }
 
   build(loc, packs) {
@@ -339,7 +341,7 @@ class Index {
     // Emoji keys (no FE0F, no tones) -> entry, built on first use.
     if (!this.keys) {
       this.keys = new Map()
-      this.E.forEach((e, i) => this.keys.has(emojiKey(e.emoji)) || this.keys.set(emojiKey(e.emoji), i))
+      for (let i = this.E.length; i--;) this.keys.set(emojiKey(this.E[i].emoji), i) // the first entry of a key last
     }
     return this.keys.get(emojiKey(emoji))
   }
@@ -419,8 +421,13 @@ class Index {
     }
     this.tP.length = 0
     this.tE.length = 0
-    this.segW = this.segs.map((_, si) => this.wSeg(si, p))
-    this.uWeights(units, p)
+    // English phrases weigh ENGLISH in a search of another locale.
+    this.segW = this.segs.map((s) => (p.loc >= 0 && s.locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1))
+    this.uw.fill(1)
+    this.cov.fill(1)
+    // One unit: weight 1, no function word to set apart (stopW sets the sums).
+    if (units.length > 1) this.idfW(units, p)
+    this.stopW(units, p)
     // Query shape: several words, a gender named, flags allowed (one word, or "flag" named), one unspaced word.
     this.multi = units.some((u) => u.k !== units[0].k)
     this.gend = units.some((u) => this.gender.has(u.t) || /[女男]/.test(u.t))
@@ -430,15 +437,6 @@ class Index {
     this.score(units.length, p)
     this.near()
     return this.rank(p.limit)
-  }
-
-  uWeights(units, p) {
-    const uw = this.uw
-    uw.fill(1)
-    this.cov.fill(1)
-    // One unit: weight 1, no function word to set apart (stopW sets the sums).
-    if (units.length > 1) this.idfW(units, p)
-    this.stopW(units, p)
   }
 
   // stopWeights gives the function words of a query that also holds a
@@ -623,10 +621,6 @@ class Index {
     this.tE.push(ei)
   }
 
-  wSeg(si, p) {
-    return p.loc >= 0 && this.segs[si].locale === 'en' && this.segs[p.loc].locale !== 'en' ? ENGLISH : 1
-  }
-
   score(nunits, p) {
     const nu = this.uwSum
     const { pField, pNTok, pEntry, pSeg, pSum, pCur, pU, pTypo, pCw, eBest, ePhrase, eField, eTypo, eUnits, E: E, covSum, sSet } = this
@@ -679,15 +673,8 @@ class Index {
 
   near() {
     const { eBest, ePhrase, E: E } = this
-    const parents = []
-    const above = (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b)
-    for (const ei of this.tE) {
-      if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
-      if (parents.length < 5) parents.push(ei)
-      else if (!above(ei, parents[4])) continue
-      else parents[4] = ei
-      for (let i = parents.length - 1; i > 0 && above(parents[i], parents[i - 1]); i--) [parents[i], parents[i - 1]] = [parents[i - 1], parents[i]]
-    }
+    const parents = [] // the best 5 entries, best first
+    for (const ei of this.tE) if (ePhrase[ei] >= 0 && eBest[ei] > 0) insert(parents, ei, 5, (a, b) => eBest[a] > eBest[b] || (eBest[a] === eBest[b] && a < b))
     for (const pi of parents) {
       if (E[pi].flag) continue // flags are ordered by name, not by meaning
       const best = eBest[pi], phrase = ePhrase[pi], field = this.eField[pi], typo = this.eTypo[pi]
@@ -717,6 +704,16 @@ class Index {
     const others = []
     const better = (a, b) => (hS[a] !== hS[b] ? hS[a] > hS[b] : a < b)
     const addOther = (ei) => { if (!E[ei].id.includes('200D-27A1')) others.push(ei) }
+    // rep: a represents its family rather than b; the older emoji, or else
+    // the family's head, scores BONUS times more (Go: Index.represents).
+    const rep = (a, b) => {
+      let sa = hS[a], sb = hS[b]
+      if (E[a].ver < E[b].ver) sa = f(sa * BONUS)
+      else if (E[b].ver < E[a].ver) sb = f(sb * BONUS)
+      else if (E[a].fam === a) sa = f(sa * BONUS)
+      else if (E[b].fam === b) sb = f(sb * BONUS)
+      return sa !== sb ? sa > sb : a < b
+    }
     for (const ei of this.tE) {
       if (ePhrase[ei] < 0 || eBest[ei] <= 0) continue
       const ent = E[ei]
@@ -726,18 +723,14 @@ class Index {
       if (fStamp[fm] !== gen) {
         fStamp[fm] = gen, fHit[fm] = hits.length, fHead[fm] = 0
         hits.push(ei)
-      } else if (this.rep(ei, hits[fHit[fm]])) {
+      } else if (rep(ei, hits[fHit[fm]])) {
         addOther(hits[fHit[fm]])
         hits[fHit[fm]] = ei
       } else addOther(ei)
       if (fm === ei) fHead[fm] = hS[ei]
     }
     const top = [] // the best limit hits, best first
-    for (const h of hits) {
-      let i = top.length
-      while (i && better(h, top[i - 1])) i--
-      if (i < limit) top.splice(i, 0, h), top.length > limit && top.pop()
-    }
+    for (const h of hits) insert(top, h, limit, better)
     let out = top
     if (others.length) {
       // Each family shows one member in the first FAMILY_TOP places (two
@@ -787,18 +780,15 @@ class Index {
     return out.map((e) => ({ e, s: hS[e], p: ePhrase[e], f: hF[e] }))
   }
 
-  rep(a, b) {
-    const ea = this.E[a], eb = this.E[b]
-    let sa = this.hS[a], sb = this.hS[b]
-    if (ea.ver < eb.ver) sa = f(sa * BONUS)
-    else if (eb.ver < ea.ver) sb = f(sb * BONUS)
-    else if (ea.fam === a) sa = f(sa * BONUS)
-    else if (eb.fam === b) sb = f(sb * BONUS)
-    return sa !== sb ? sa > sb : a < b
-  }
 }
 
 const rangeLen = (r) => r[1] - r[0]
+// insert puts h into top, a list of at most k kept best first by better.
+function insert(top, h, k, better) {
+  let i = top.length
+  while (i && better(h, top[i - 1])) i--
+  if (i < k) top.splice(i, 0, h), top.length > k && top.pop()
+}
 function sig(s) {
   let a = 0, b = 0
   for (let i = 0; i < s.length; i++) {

@@ -58,7 +58,8 @@ export function cut(s, n) {
   return s.slice(0, i)
 }
 
-const folds = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', þ: 'th', ð: 'd', ı: 'i', ħ: 'h' }
+// Latin letters that fold to other letters, by code point: ß æ œ ø đ ł þ ð ı ħ.
+const folds = { 0xdf: 'ss', 0xe6: 'ae', 0x153: 'oe', 0xf8: 'o', 0x111: 'd', 0x142: 'l', 0xfe: 'th', 0xf0: 'd', 0x131: 'i', 0x127: 'h' }
 const foldCp = { 0x451: 0x435, 0x622: 0x627, 0x623: 0x627, 0x625: 0x627, 0x671: 0x627, 0x649: 0x64a, 0x6cc: 0x64a, 0x629: 0x647, 0x6a9: 0x643 }
 const lowerCache = new Map()
 function lower(cp) {
@@ -109,7 +110,7 @@ export function normalize(input, maxLength = 0) {
     prev = lower(r)
     if (k & 1) {
       const l = prev
-      const f = folds[String.fromCodePoint(l)]
+      const f = folds[l]
       if (f) {
         b += f
         space = false

@@ -32,6 +32,9 @@ type Metrics struct {
 	NoResult         float64
 	Typing           float64 // share of prefixes (>= 3 characters) with a gold emoji in the top 10
 	TypingAll        float64 // share of queries whose every such prefix keeps a gold emoji in the top 10
+	// TypingByLen is Typing by prefix length in characters: 3, 4, 5, 6, 7
+	// and 8 or more (where the first letters typed stand apart).
+	TypingByLen [6]float64
 }
 
 // LoadEngineLocales loads the binary indexes of the locales (index.<locale>.bin,
@@ -123,6 +126,7 @@ func rank(results []engine.Result, gold map[string]bool) int {
 func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 	var m Metrics
 	var prefixes, prefixHits, allOK int
+	var byLen, hitsByLen [6]int
 	for _, row := range rows {
 		gold := map[string]bool{}
 		for _, g := range row.Gold {
@@ -148,8 +152,11 @@ func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 		typing.Prefix = true
 		for _, p := range Prefixes(row.Q, 3) {
 			prefixes++
+			l := min(utf8.RuneCountInString(p), 8) - 3
+			byLen[l]++
 			if rank(eng.Search(p, typing).Results, gold) > 0 {
 				prefixHits++
+				hitsByLen[l]++
 			} else {
 				ok = false
 			}
@@ -162,6 +169,9 @@ func Evaluate(eng *engine.Engine, rows []Row, opts engine.Options) Metrics {
 	m.Hit1, m.Hit3, m.Hit10, m.MRR, m.NoResult = m.Hit1/n, m.Hit3/n, m.Hit10/n, m.MRR/n, m.NoResult/n
 	m.Typing = float64(prefixHits) / float64(max(prefixes, 1))
 	m.TypingAll = float64(allOK) / n
+	for l := range byLen {
+		m.TypingByLen[l] = float64(hitsByLen[l]) / float64(max(byLen[l], 1))
+	}
 	return m
 }
 

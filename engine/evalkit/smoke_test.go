@@ -137,3 +137,15 @@ func TestIssueExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestTypingByLen: the typing share by prefix length counts each prefix in
+// its own length (3 to 7 characters, then 8 and more) and gives 0 to a
+// length no prefix has.
+func TestTypingByLen(t *testing.T) {
+	eng, err := LoadEngine(filepath.Join("..", "..", "packs", "dist", PackVersion), "en")
+	require.NoError(t, err)
+	rows := []Row{{Q: "cat", Gold: []string{"🐈"}}, {Q: "butterfly", Gold: []string{"no emoji"}}}
+	m := Evaluate(eng, rows, engine.Options{Limit: 10, Locale: "en"})
+	assert.Equal(t, [6]float64{0.5, 0, 0, 0, 0, 0}, m.TypingByLen) // "cat" and "but"; the 8+ bucket holds "butterfl" and "butterfly"
+	assert.InDelta(t, 1.0/8, m.Typing, 1e-9)
+}
