@@ -97,10 +97,9 @@ func (s *Service) test(ctx context.Context, r row) (Delivery, error) {
 	return d, err
 }
 
-// fanout turns events not yet fanned out into queue rows and marks them,
-// in one batch.
-func (s *Service) fanout(ctx context.Context) error {
-	now := s.nowMs()
+// fanout turns events not yet fanned out into queue rows due at now (ms)
+// and marks them, in one batch.
+func (s *Service) fanout(ctx context.Context, now int64) error {
 	since := now - Retention.Milliseconds()
 	const fresh = `e.created_at >= ?2 AND NOT EXISTS
 		(SELECT 1 FROM webhook_fanouts f WHERE f.event_id = e.id AND f.app_id = e.app_id)`
@@ -159,7 +158,9 @@ func (s *Service) claim(ctx context.Context, until int64) ([]job, error) {
 func (s *Service) Pump(ctx context.Context, horizon, budget time.Duration) {
 	start := s.cfg.now()
 	deadline := start.Add(budget)
-	if err := s.fanout(ctx); err != nil {
+	// The rows are due at start, so this pump claims them below even when
+	// the clock has moved on by a millisecond.
+	if err := s.fanout(ctx, start.UnixMilli()); err != nil {
 		s.cfg.logf("webhooks: fanout failed: %T", err)
 	}
 	jobs, err := s.claim(ctx, start.Add(horizon).UnixMilli())
