@@ -80,15 +80,19 @@ func postJSON(t *testing.T, path string, v any) reply {
 	return call(t, http.MethodPost, path, b, "Content-Type", "application/json")
 }
 
-// eventually polls cond until it holds or the deadline passes.
+// eventually polls cond until it holds or the deadline passes. It polls
+// about a hundred times over d (every 50 to 500 ms): many cond make a
+// request, and a minute's wait polled every 50 ms would send a thousand
+// of them to the one instance the parallel tests share.
 func eventually(t *testing.T, d time.Duration, cond func() bool, msg string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
+	every := min(max(d/100, 50*time.Millisecond), 500*time.Millisecond)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(every)
 	}
 	t.Fatal(msg)
 }

@@ -182,7 +182,10 @@ func TestSearchOverLimit(t *testing.T) {
 // Metering under concurrency: 50 parallel keyed searches of one account
 // over 3 apps are all counted once the instance flushes (spec 1 Metering).
 func TestMeteringCountsParallelCalls(t *testing.T) {
-	t.Parallel() // waits for a flush (about 10 s)
+	// Not parallel: beside the other tests' traffic the burst's embedding
+	// calls pass their deadline and every answer degrades (0 of 50 metered
+	// on workerd), which would leave nothing to count. The flush takes
+	// about a second (service/writebehind).
 	u := signUp(t)
 	const origin = "https://app.metering.test"
 	type app struct{ id, key string }
@@ -203,24 +206,36 @@ func TestMeteringCountsParallelCalls(t *testing.T) {
 		require.Equal(t, 201, k.Status, string(k.Body))
 		apps = append(apps, app{id, k.JSON(t)["fullKey"].(string)})
 	}
+	// sent counts the metered answers: a degraded answer (the embedding
+	// backend past its deadline, as happens to part of a burst on a busy
+	// machine) is not counted, by spec 1's Metering rule 1.
 	var mu sync.Mutex
 	sent := map[string]int{}
+	answered := 0
+	metered := func(a app, r reply) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Status == 200 {
+			answered++
+			if r.JSON(t)["degraded"] != true {
+				sent[a.id]++
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	for i := 0; i < 50; i++ {
 		a := apps[i%3]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := get(t, "/v1/search?q="+fresh("party")+"&key="+url.QueryEscape(a.key), "Origin", origin)
-			if r.Status == 200 {
-				mu.Lock()
-				sent[a.id]++
-				mu.Unlock()
-			}
+			metered(a, get(t, "/v1/search?q="+fresh("party")+"&key="+url.QueryEscape(a.key), "Origin", origin))
 		}()
 	}
 	wg.Wait()
-	require.Equal(t, 50, sent[apps[0].id]+sent[apps[1].id]+sent[apps[2].id])
+	require.Equal(t, 50, answered)
+	burst := sent[apps[0].id] + sent[apps[1].id] + sent[apps[2].id]
+	t.Logf("%s: %d of the 50 parallel answers were metered (the others degraded)", tgt.name, burst)
+	require.Positive(t, burst, "every answer of the burst degraded: nothing to count")
 	usage := func(a app) (used, appUsed float64) {
 		u.signIn(t) // the waits below can outlast a session token
 		r := u.api(t, "GET", "/api/apps/"+a.id+"/usage", nil)
@@ -230,14 +245,9 @@ func TestMeteringCountsParallelCalls(t *testing.T) {
 	}
 	eventually(t, 40*time.Second, func() bool {
 		// A later metered call lets the instance flush its counts.
-		r := get(t, "/v1/search?q=cat&key="+url.QueryEscape(apps[0].key), "Origin", origin)
-		mu.Lock()
-		if r.Status == 200 {
-			sent[apps[0].id]++
-		}
-		mu.Unlock()
+		metered(apps[0], get(t, "/v1/search?q=cat&key="+url.QueryEscape(apps[0].key), "Origin", origin))
 		used, _ := usage(apps[0])
-		return int(used) >= 50
+		return int(used) >= burst
 	}, "the counts never reached the database")
 	// The last call of the loop above may be flushed between two reads:
 	// read until the account total and its apps' counts agree.
@@ -252,7 +262,7 @@ func TestMeteringCountsParallelCalls(t *testing.T) {
 		used, _ = usage(apps[0])
 		return int(used) == total
 	}, "the account total never equalled the sum of its apps")
-	assert.GreaterOrEqual(t, total, 50, "no count of the 50 parallel calls is lost")
+	assert.GreaterOrEqual(t, total, burst, "no metered count of the 50 parallel calls is lost")
 }
 
 // Custom emoji in search (spec 1 custom emoji rules): first, private to the
