@@ -121,15 +121,22 @@ func aiHang(t *testing.T) {
 	})
 }
 
-// aiRecovered waits until searches and image classifications use the
-// models again: each model's breaker (service/modelguard) lets a probe
-// through after its cool-down, so tests after a fault see them as they are.
-func aiRecovered(t *testing.T) {
+// meaningRecovered waits until searches use the embedding model again
+// (its breaker's probe after the cool-down).
+func meaningRecovered(t *testing.T) {
 	t.Helper()
 	eventually(t, 20*time.Second, func() bool {
 		r := get(t, "/v1/search?q="+fresh("recovered"))
 		return r.Status == 200 && r.JSON(t)["degraded"] == false
 	}, "the meaning tier never came back after the fault")
+}
+
+// aiRecovered waits until searches and image classifications use the
+// models again: each model's breaker (service/modelguard) lets a probe
+// through after its cool-down, so tests after a fault see them as they are.
+func aiRecovered(t *testing.T) {
+	t.Helper()
+	meaningRecovered(t)
 	eventually(t, 20*time.Second, func() bool {
 		r := classifyImage(t, "", "image/jpeg", squareJPEG(t, color.White))
 		return r.Status == 200 && r.JSON(t)["caption"] != ""

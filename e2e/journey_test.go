@@ -185,7 +185,10 @@ func TestMeteringCountsParallelCalls(t *testing.T) {
 	// Not parallel: beside the other tests' traffic the burst's embedding
 	// calls pass their deadline and every answer degrades (0 of 50 metered
 	// on workerd), which would leave nothing to count. The flush takes
-	// about a second (service/writebehind).
+	// about a second (service/writebehind). A burst that opened the
+	// embedding model's breaker is waited out, so later tests see the
+	// meaning tier as it is.
+	t.Cleanup(func() { meaningRecovered(t) })
 	u := signUp(t)
 	const origin = "https://app.metering.test"
 	type app struct{ id, key string }
