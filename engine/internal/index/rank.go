@@ -182,20 +182,25 @@ func (ix *Index) represents(a, b Hit) bool {
 
 // topK returns the best k hits in out (emptied), best first, keeping a
 // sorted window of the best seen so far (one comparison per hit once the
-// window is full).
+// window is full; a hit that enters finds its place by binary search).
 func topK(out, hits []Hit, k int) []Hit {
 	for _, h := range hits {
 		if len(out) == k && !better(h, out[k-1]) {
 			continue
 		}
+		lo, hi := 0, len(out)
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); better(out[m], h) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
 		if len(out) < k {
 			out = append(out, h)
-		} else {
-			out[k-1] = h
 		}
-		for i := len(out) - 1; i > 0 && better(out[i], out[i-1]); i-- {
-			out[i], out[i-1] = out[i-1], out[i]
-		}
+		copy(out[lo+1:], out[lo:len(out)-1])
+		out[lo] = h
 	}
 	return out
 }
