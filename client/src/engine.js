@@ -547,7 +547,8 @@ class Index {
         const key = seg.key(t)
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
-        if (key !== u.t) matched = this.list(si, seg.terms, seg.term(t), ui, f(Q_PREFIX + f(f(F03 * n) / tl)), blen < 2 && 2, p) || matched
+        const id = seg.term(t)
+        if (key !== u.t) matched = this.list(si, seg.terms, id, ui, f(Q_PREFIX + f(f(F03 * n) / tl)), blen < 2 && 2, p, !ui && ((seg.terms.dm ||= [])[id] ||= this.damp(seg.terms, id))) || matched
       }
     }
     if (u.u) {
@@ -577,18 +578,31 @@ class Index {
     return matched
   }
 
-  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q. typo: true for a
-  // typo match, 2 for a completion of a one-letter word: neither reaches related (low) phrases.
-  list(si, tab, id, ui, q, typo, p) {
+  // damp returns the factor of each family in a completion's list when it is a one-word query's (Go:
+  // Index.fillDamp): the families, best phrase first by field weight and share of the phrase (then entry), count 1, 0.9, 0.81...,
+  // no less than 0.9 times 0.001.
+  damp(tab, id) {
+    const { pEntry, pField, pNTok, E } = this, r = [], fm = (gp) => E[pEntry[gp]].fam
+    const st = (gp) => f(W[pField[gp]] * f(F06 + f(F04 / (pNTok[gp] || 1))))
+    let v = 1, m
+    for (const gp of tab.post.slice(tab.off[id], tab.off[id + 1]).sort((a, b) => st(b) - st(a) || fm(a) - fm(b)))
+      if (!r[(m = fm(gp))]) (r[m] = v), v > 1e-3 && (v = f(v * F09))
+    return r
+  }
+
+  // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q, times its
+  // family's factor in d when given (damp). typo: true for a typo match, 2 for a completion of a one-letter word:
+  // neither reaches related (low) phrases.
+  list(si, tab, id, ui, q, typo, p, d) {
     if (typo & 1) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
-    const qw = f(q * this.segW[si])
+    const sw = this.segW[si]
     let added = false
-    const { pStamp, pUnit, pCur, pSum, pU, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw } = this
+    const { pStamp, pUnit, pCur, pSum, pU, pTypo, pField, pEntry, eStamp, eUnits, gen, pCw, E } = this
     const cw = this.cov[ui]
     const list = tab.post
     for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
-      const gp = list[j]
+      const gp = list[j], ei = pEntry[gp], qd = d ? f(q * d[E[ei].fam]) : q
       const field = pField[gp]
       if (typo && field === LOW) continue
       added = true
@@ -603,10 +617,9 @@ class Index {
         pCw[gp] = pCw[gp] + cw
       }
       if (typo & 1) pTypo[gp] = 1
-      if (q > pCur[gp]) pCur[gp] = q
-      const ei = pEntry[gp]
+      if (qd > pCur[gp]) pCur[gp] = qd
       if (eStamp[ei] !== gen) this.touch(ei)
-      const v = f(qw * W[field])
+      const v = f(f(qd * sw) * W[field])
       if (v > eUnits[ei * MAX_UNITS + ui]) eUnits[ei * MAX_UNITS + ui] = v
     }
     return added
@@ -801,9 +814,9 @@ function sig(s) {
   return [a, b]
 }
 function pop(x) {
-  x -= (x >>> 1) & 0x55555555
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+  let n = 0
+  for (; x; x &= x - 1) n++
+  return n
 }
 
 const isDigits = (t) => /^[0-9]+$/.test(t)

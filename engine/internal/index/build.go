@@ -44,6 +44,7 @@ type Index struct {
 
 	segs     []*Segment
 	base     []uint32 // first global phrase id of each segment
+	damp     *dampTables
 	nPhrases int
 	locSegs  [][]int    // segment index -> the segments of its locale, main first
 	english  uint64     // bit per English segment (segWeight compared locale strings per segment and search)
@@ -127,6 +128,7 @@ func New(segs ...*Segment) (*Index, error) {
 		ix.Entries[i].Flag = isCountryFlag(ix.Entries[i].ID)
 		ix.Entries[i].Directional = isDirectional(ix.Entries[i].ID)
 	}
+	ix.damp = newDampTables(segs)
 	ix.shown = make([][]string, len(ix.segs))
 	for si, seg := range ix.segs {
 		if ix.Parts[si] != "" {

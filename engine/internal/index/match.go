@@ -259,7 +259,12 @@ func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, of
 			continue
 		}
 		if t != exact {
-			matched = ix.addList(s, si, terms, t, ui, qPrefix+0.3*float32(n)/float32(tl), false, n < 2, p) || matched
+			lo, hi := terms.list(t)
+			var damp []float32
+			if ui == 0 {
+				damp = ix.dampOf(si, t, lo, hi) // the query's only word (fillDamp orders by a one-word score)
+			}
+			matched = ix.addRange(s, si, terms, lo, hi, damp, ui, qPrefix+0.3*float32(n)/float32(tl), false, n < 2) || matched
 		}
 	}
 	return matched
@@ -290,6 +295,12 @@ func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text stri
 // or, with noLow, a completion of a one-byte word skips low phrases.
 func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo, noLow bool, p Params) bool {
 	lo, hi := t.list(k)
+	return ix.addRange(s, si, t, lo, hi, nil, ui, q, typo, noLow)
+}
+
+// addRange adds the postings lo..hi-1 of a table of segment si, each at q
+// times its damp factor when damp is given (a completion, dampOf).
+func (ix *Index) addRange(s *scratch, si int, t *table, lo, hi int, damp []float32, ui int8, q float32, typo, noLow bool) bool {
 	if typo {
 		q *= ix.Weights[packfmt.FieldTypo]
 	}
@@ -299,24 +310,24 @@ func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32
 	// posting cost most under js/wasm.
 	switch post := &t.post; {
 	case post.w16 != nil:
-		return addPostings(ix, s, si, post.w16[lo:hi], ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w16[lo:hi], damp, ui, q, typo, noLow)
 	case post.w32 != nil:
-		return addPostings(ix, s, si, post.w32[lo:hi], ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w32[lo:hi], damp, ui, q, typo, noLow)
 	default:
-		return addPostings(ix, s, si, post.w8[lo:hi], ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w8[lo:hi], damp, ui, q, typo, noLow)
 	}
 }
 
 // addPostings adds the phrases of one posting list (local phrase numbers of
 // segment si) for unit ui at quality q.
-func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, ui int8, q float32, typo, noLow bool) bool {
+func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, damp []float32, ui int8, q float32, typo, noLow bool) bool {
 	skipLow := typo || noLow
 	base := ix.base[si]
 	w := s.segW[si]
 	bit := uint8(1) << ui
 	gen := s.gen
 	added := false
-	for _, pv := range posts {
+	for i, pv := range posts {
 		pid := uint32(pv)
 		a := &s.phrases[base+pid]
 		if a.stamp != gen {
@@ -338,7 +349,11 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		if typo {
 			a.typo = true
 		}
-		a.cur = maxf(a.cur, q)
+		if damp != nil {
+			a.cur = maxf(a.cur, q*damp[i])
+		} else {
+			a.cur = maxf(a.cur, q)
+		}
 	}
 	return added
 }
