@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // completionDamp is how much each further emoji family a completed word
@@ -28,25 +27,35 @@ const dampFloor = 1e-3
 // segments together) and then only read. Computed lazily, not at load:
 // the cold start stays a view of the file.
 type dampTables struct {
-	mu     sync.Mutex        // serialises filling
-	factor [][]float32       // per segment, per posting of terms; allocated on first use
-	done   [][]atomic.Uint64 // per segment, a bit per term: factors written
+	mu     sync.Mutex   // serialises filling
+	factor [][]float32  // per segment, per posting of terms; allocated on first use
+	done   [][]doneWord // per segment, a bit per term: factors written
 }
 
 func newDampTables(segs []*Segment) *dampTables {
-	return &dampTables{factor: make([][]float32, len(segs)), done: make([][]atomic.Uint64, len(segs))}
+	return &dampTables{factor: make([][]float32, len(segs)), done: make([][]doneWord, len(segs))}
 }
 
 // dampOf returns the factors of the postings lo..hi-1 of term k of
-// segment si.
+// segment si, filling them on first use.
 func (ix *Index) dampOf(si, k, lo, hi int) []float32 {
-	d := ix.damp
-	if done := d.done[si]; done == nil || done[k>>6].Load()&(1<<(k&63)) == 0 {
-		d.mu.Lock()
-		ix.fillDamp(si, k)
-		d.mu.Unlock()
+	if !ix.damp.ready(si, k) {
+		ix.fill(si, k)
 	}
-	return d.factor[si][lo:hi]
+	return ix.damp.factor[si][lo:hi]
+}
+
+// ready reports whether term k of segment si has its factors. Inlined: it
+// runs for every completion of a one-word query.
+func (d *dampTables) ready(si, k int) bool {
+	done := d.done[si]
+	return k>>6 < len(done) && done[k>>6].Load()&(1<<(k&63)) != 0
+}
+
+func (ix *Index) fill(si, k int) {
+	ix.damp.mu.Lock()
+	defer ix.damp.mu.Unlock()
+	ix.fillDamp(si, k)
 }
 
 // dampPosting is one posting of a word across a locale's segments.
@@ -79,7 +88,7 @@ func (ix *Index) fillDamp(si, k int) {
 		}
 		if d.done[sj] == nil {
 			d.factor[sj] = make([]float32, seg.terms.post.len())
-			d.done[sj] = make([]atomic.Uint64, (seg.terms.keys.len()+63)/64)
+			d.done[sj] = make([]doneWord, (seg.terms.keys.len()+63)/64)
 		}
 		lists = append(lists, list{sj, kj})
 		lo, hi := seg.terms.list(kj)
