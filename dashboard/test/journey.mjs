@@ -326,6 +326,8 @@ try {
   await heading(page, 'Sign in to the dashboard')
   await member.reload()
   await heading(member, 'Apps')
+  // Count once the list has loaded (a table, or the note that there is none): before, no link is there either.
+  await member.locator('table.list').or(member.getByText('No apps yet.')).first().waitFor()
   check(await member.getByRole('link', { name: 'Journey app' }).count() === 0, "the member no longer sees the deleted owner's app")
 
   check(seen.errors.length === 0, 'no page errors')
