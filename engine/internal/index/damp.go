@@ -40,7 +40,7 @@ func newDampTables(segs []*Segment) *dampTables {
 // segment si, filling them on first use.
 func (ix *Index) dampOf(si, k, lo, hi int) []float32 {
 	if !ix.damp.ready(si, k) {
-		ix.fill(si, k)
+		ix.fillDamp(si, k)
 	}
 	return ix.damp.factor[si][lo:hi]
 }
@@ -50,12 +50,6 @@ func (ix *Index) dampOf(si, k, lo, hi int) []float32 {
 func (d *dampTables) ready(si, k int) bool {
 	done := d.done[si]
 	return k>>6 < len(done) && done[k>>6].Load()&(1<<(k&63)) != 0
-}
-
-func (ix *Index) fill(si, k int) {
-	ix.damp.mu.Lock()
-	defer ix.damp.mu.Unlock()
-	ix.fillDamp(si, k)
 }
 
 // dampPosting is one posting of a word across a locale's segments.
@@ -70,10 +64,16 @@ type dampPosting struct {
 // locale's phrases are split over files). Each family counts once, at its
 // strongest phrase by what a one-word query's score holds besides the
 // match: the field's weight and the share of the phrase the word is (a
-// keyword "happy" before the editorial "happy for you"); equal ones go by
-// entry order. Called with d.mu held.
+// keyword "happy" before the editorial "happy for you", wordStrength);
+// equal ones go by family. A search that finds them filled by another
+// while it waited for the lock writes nothing.
 func (ix *Index) fillDamp(si, k int) {
 	d := ix.damp
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ready(si, k) {
+		return
+	}
 	key := ix.segs[si].terms.keys.at(k)
 	var ps []dampPosting
 	type list struct{ seg, term int }
@@ -94,8 +94,7 @@ func (ix *Index) fillDamp(si, k int) {
 		lo, hi := seg.terms.list(kj)
 		for at := lo; at < hi; at++ {
 			l := int(seg.terms.post.at(at))
-			v := ix.Weights[seg.phField.at(l)] * (0.6 + 0.4/float32(max(1, seg.phNTok.at(l))))
-			ps = append(ps, dampPosting{sj, at, ix.Entries[seg.phEntry.at(l)].Family, v})
+			ps = append(ps, dampPosting{sj, at, ix.Entries[seg.phEntry.at(l)].Family, ix.wordStrength(seg, l)})
 		}
 	}
 	// Ties go by family, not by posting: the order must not depend on
@@ -118,4 +117,11 @@ func (ix *Index) fillDamp(si, k int) {
 		w := &d.done[l.seg][l.term>>6]
 		w.Store(w.Load() | 1<<(l.term&63))
 	}
+}
+
+// wordStrength is what a one-word query's score of phrase l of seg holds
+// besides the match: its field's weight and the share of the phrase one
+// word is (score: 0.6 + 0.4 x coverage).
+func (ix *Index) wordStrength(seg *Segment, l int) float32 {
+	return ix.Weights[seg.phField.at(l)] * (0.6 + 0.4/float32(max(1, seg.phNTok.at(l))))
 }

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 
@@ -9,8 +12,8 @@ import (
 )
 
 // TestCompletionDampFactors: along a word's postings, each family counts
-// once at one factor, the families in the order of their static strength
-// at 1, 0.9, 0.81... down to dampFloor.
+// once at one factor, the families in the order of their strongest phrase
+// (wordStrength) at 1, 0.9, 0.81... until the factor is under dampFloor.
 func TestCompletionDampFactors(t *testing.T) {
 	ix := allLocales(t)
 	seg := ix.segs[0]
@@ -21,40 +24,30 @@ func TestCompletionDampFactors(t *testing.T) {
 			lo, hi := seg.terms.list(k)
 			f := ix.dampOf(0, k, lo, hi)
 			require.Len(t, f, hi-lo)
-			byFamily := map[int32]float32{}
-			strongest := map[int32]float32{}
+			type family struct{ factor, strongest float32 }
+			byFamily := map[int32]*family{}
 			for i, v := range f {
 				l := int(seg.terms.post.at(lo + i))
-				e := &ix.Entries[seg.phEntry.at(l)]
-				if old, seen := byFamily[e.Family]; seen {
-					assert.Equal(t, old, v, "one factor per family")
+				fam := ix.Entries[seg.phEntry.at(l)].Family
+				x, seen := byFamily[fam]
+				if !seen {
+					x = &family{factor: v}
+					byFamily[fam] = x
 				}
-				byFamily[e.Family] = v
-				s := ix.Weights[seg.phField.at(l)] * (0.6 + 0.4/float32(max(1, seg.phNTok.at(l))))
-				strongest[e.Family] = max(strongest[e.Family], s)
-				assert.GreaterOrEqual(t, v, float32(dampFloor*completionDamp))
-				assert.LessOrEqual(t, v, float32(1))
+				assert.Equal(t, x.factor, v, "one factor per family")
+				x.strongest = max(x.strongest, ix.wordStrength(seg, l))
 			}
-			// The factors, best family first, are the powers of completionDamp.
-			var fams []int32
-			for fam := range byFamily {
-				fams = append(fams, fam)
-			}
+			// By factor, and the families that share the floor's by strength.
+			fams := slices.SortedFunc(maps.Values(byFamily), func(a, b *family) int {
+				return cmp.Or(cmp.Compare(b.factor, a.factor), cmp.Compare(b.strongest, a.strongest))
+			})
 			want := float32(1)
-			for range fams {
-				n := 0
-				for fam, v := range byFamily {
-					if v == want {
-						n++
-						for other, w := range byFamily {
-							if w < v {
-								assert.GreaterOrEqual(t, strongest[fam], strongest[other], "a weaker family before a stronger one")
-							}
-						}
-					}
+			for i, x := range fams {
+				assert.Equal(t, want, x.factor, "family %d of %d", i, len(fams))
+				if i > 0 {
+					assert.GreaterOrEqual(t, fams[i-1].strongest, x.strongest, "a weaker family before a stronger one")
 				}
 				if want > dampFloor {
-					assert.Equal(t, 1, n, "one family at %v", want)
 					want *= completionDamp
 				}
 			}
