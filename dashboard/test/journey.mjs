@@ -233,7 +233,9 @@ try {
   await tab(page, 'Tenants', 'Journey app: Tenants')
   await page.getByLabel('External id').fill('acme')
   await page.getByRole('button', { name: 'Add tenant' }).click()
-  await page.getByRole('cell', { name: 'acme' }).waitFor()
+  // The new row, or the alert that says why not (a CI run once timed out here with neither in its log).
+  await page.getByRole('cell', { name: 'acme' }).or(page.getByRole('alert')).first().waitFor()
+  check(await page.getByRole('alert').count() === 0, 'tenant created: ' + (await page.getByRole('alert').allTextContents()).join(' '))
   await scan(page, 'tenants')
   await confirm(page, page.getByRole('row').filter({ hasText: 'acme' }).getByRole('button', { name: 'Delete' }), 'Delete')
   await page.getByText('No tenants yet.').waitFor()
