@@ -15,14 +15,10 @@ package places
 
 import (
 	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"slices"
-	"strings"
 
 	"github.com/emojisearch/emojisearch/packs/internal/sourcehash"
+	"github.com/emojisearch/emojisearch/packs/internal/wordlines"
 )
 
 //go:embed data/*.txt
@@ -31,63 +27,21 @@ var data embed.FS
 // Load returns the words of every locale that has a file: locale -> flag
 // emoji -> words in file order. A file must be named after one of locales.
 func Load(locales []string) (map[string]map[string][]string, error) {
-	names, err := fs.Glob(data, "data/*.txt")
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]map[string][]string{}
-	var errs []error
-	for _, n := range names {
-		b, err := data.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		loc := strings.TrimSuffix(path.Base(n), ".txt")
-		if !slices.Contains(locales, loc) {
-			errs = append(errs, fmt.Errorf("places: %s: not a pack locale", path.Base(n)))
-			continue
-		}
-		words, err := Parse(path.Base(n), string(b))
-		errs = append(errs, err)
-		out[loc] = words
-	}
-	return out, errors.Join(errs...)
+	return wordlines.Load(data, "data/*.txt", "places", locales, regionKey)
 }
 
 // Parse reads one source file: flag emoji -> words. A line needs a region
 // code of two letters A-Z and at least one word; a region may not repeat.
 func Parse(name, text string) (map[string][]string, error) {
-	out := map[string][]string{}
-	var errs []error
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		where := fmt.Sprintf("%s:%d", name, i+1)
-		code, rest, _ := strings.Cut(line, " ")
-		flag, ok := Flag(code)
-		if !ok {
-			errs = append(errs, fmt.Errorf("%s: %q is not a region code of two capital letters", where, code))
-			continue
-		}
-		if _, dup := out[flag]; dup {
-			errs = append(errs, fmt.Errorf("%s: region %s twice", where, code))
-			continue
-		}
-		var words []string
-		for _, w := range strings.Split(rest, "|") {
-			if w = strings.TrimSpace(w); w != "" {
-				words = append(words, w)
-			}
-		}
-		if len(words) == 0 {
-			errs = append(errs, fmt.Errorf("%s: region %s has no words", where, code))
-			continue
-		}
-		out[flag] = words
+	return wordlines.Parse(name, text, regionKey)
+}
+
+func regionKey(code string) (flag, label string, err error) {
+	flag, ok := Flag(code)
+	if !ok {
+		return "", "", fmt.Errorf("%q is not a region code of two capital letters", code)
 	}
-	return out, errors.Join(errs...)
+	return flag, "region " + code, nil
 }
 
 // Flag returns the flag emoji of a region code ("CL" -> 🇨🇱): its two
