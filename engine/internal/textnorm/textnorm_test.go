@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNormalize(t *testing.T) {
@@ -88,6 +89,52 @@ func TestBoundedEditDistance(t *testing.T) {
 	} {
 		t.Run(tc.a+"/"+tc.b, func(t *testing.T) { assert.Equal(t, tc.want, BoundedEditDistance(tc.a, tc.b, tc.max)) })
 	}
+}
+
+// referenceOSA is the optimal-string-alignment distance by the full table,
+// unbounded: what BoundedEditDistance must give, capped at max+1.
+func referenceOSA(a, b string) int {
+	ar, br := []rune(a), []rune(b)
+	d := make([][]int, len(ar)+1)
+	for i := range d {
+		d[i] = make([]int, len(br)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ar); i++ {
+		for j := 1; j <= len(br); j++ {
+			cost := 1
+			if ar[i-1] == br[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ar[i-1] == br[j-2] && ar[i-2] == br[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ar)][len(br)]
+}
+
+// FuzzBoundedEditDistance: the bounded distance (common prefix and suffix
+// cut, early exit) is the full table's, capped at max+1.
+func FuzzBoundedEditDistance(f *testing.F) {
+	for _, c := range [][2]string{{"happy", "hpapy"}, {"aab", "aba"}, {"abab", "baba"}, {"caat", "ctaa"}, {"çay", "cay"}, {"ab", "ba"}, {"xaby", "xbay"}, {"", "ab"}} {
+		f.Add(c[0], c[1], 2)
+	}
+	f.Fuzz(func(t *testing.T, a, b string, max int) {
+		max = max&3 - 1 // -1..2, as the typo search asks (and the negative case)
+		if len([]rune(a)) > 20 || len([]rune(b)) > 20 {
+			return
+		}
+		want := 0
+		if max >= 0 {
+			want = min(referenceOSA(a, b), max+1)
+		}
+		require.Equal(t, want, BoundedEditDistance(a, b, max), "%q %q %d", a, b, max)
+	})
 }
 
 func FuzzNormalize(f *testing.F) {
