@@ -39,8 +39,8 @@ func TestRelatedIndexIsServed(t *testing.T) {
 	assert.Equal(t, listed.Bytes, len(r.Body))
 }
 
-// snowAliases lists the snow emoji the alias tier gave: "frosty" is a
-// related word (⛄ ❄ ☃), which only the related index holds.
+// snowAliases lists the snow emoji the alias tier gave: "thawing" is a
+// related word of ⛄ (then 🫠), which only the related index holds.
 func snowAliases(items []map[string]any) []string {
 	var out []string
 	for _, it := range items {
@@ -67,7 +67,7 @@ func TestSearchRelatedIndexFails(t *testing.T) {
 	require.Equal(t, 200, call(t, "PUT", "/__diag/faults/assets?files="+relatedIndex, nil).Status)
 	t.Cleanup(func() { call(t, "DELETE", "/__diag/faults/assets", nil) })
 	for _, locale := range []string{"en", "tr", "en"} {
-		r := get(t, "/v1/search?locale="+locale+"&q="+fresh("frosty"))
+		r := get(t, "/v1/search?locale="+locale+"&q="+fresh("thawing"))
 		require.Equal(t, 200, r.Status, string(r.Body))
 		body := r.JSON(t)
 		assert.Equal(t, "no-store", r.Header.Get("Cache-Control"), locale)
@@ -83,7 +83,7 @@ func TestSearchRelatedIndexFails(t *testing.T) {
 
 	call(t, "DELETE", "/__diag/faults/assets", nil)
 	for _, locale := range []string{"en", "tr"} {
-		ok := get(t, "/v1/search?locale="+locale+"&q="+fresh("frosty"))
+		ok := get(t, "/v1/search?locale="+locale+"&q="+fresh("thawing"))
 		require.Equal(t, 200, ok.Status, string(ok.Body))
 		assert.Equal(t, "public, max-age=3600, s-maxage=86400", ok.Header.Get("Cache-Control"), "%s: the next request loads them", locale)
 		items := results(t, ok.JSON(t))

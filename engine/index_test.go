@@ -14,6 +14,12 @@ import (
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
+// packExists reports whether the committed pack version has a file.
+func packExists(name string) bool {
+	_, err := os.Stat(filepath.Join(packDir, name))
+	return err == nil
+}
+
 func readPackFiles(t testing.TB, names ...string) [][]byte {
 	var files [][]byte
 	for _, n := range names {
@@ -118,29 +124,45 @@ func TestIndexRoundTrip(t *testing.T) {
 	for _, locs := range [][]string{{"en"}, {"en", "tr"}, {"en", "zh", "hi", "ar"}} {
 		t.Run(locs[len(locs)-1], func(t *testing.T) {
 			var jsonFiles, binFiles [][]byte
-			var decoded []*packfmt.Pack
+			var decoded []*packfmt.Pack         // core and extension packs, in pairs
+			assoc := map[string]*packfmt.Pack{} // the associations, by locale
 			for _, loc := range locs {
-				for _, f := range readPackFiles(t, "pack."+loc+".json", "pack."+loc+".ext.json") {
+				for _, name := range packfmt.PackFiles(loc, packExists) {
+					f := readPackFiles(t, name)[0]
 					jsonFiles = append(jsonFiles, f)
 					p, err := packfmt.Decode(f)
 					require.NoError(t, err)
-					decoded = append(decoded, p)
+					if name == packfmt.AssocPackFile(loc) {
+						assoc[loc] = p
+					} else {
+						decoded = append(decoded, p)
+					}
 				}
 			}
 			// The indexes hold the extension packs without their editorial
-			// phrases (and English without its related words).
+			// phrases (and English without its related words), and the
+			// associations.
 			indexed := slices.Clone(decoded)
 			eds := map[string]*packfmt.Pack{}
 			for i := 1; i < len(indexed); i += 2 {
 				indexed[i], eds[indexed[i].Locale] = editorialSplit(indexed[i])
 			}
 			plain, related := relatedSplit(t, decoded[0], indexed[1])
+			for _, loc := range locs {
+				if assoc[loc] != nil {
+					indexed = append(indexed, assoc[loc])
+				}
+			}
 			var parts []string
 			for _, loc := range locs {
 				committed := readPackFiles(t, "index."+loc+".bin")[0]
 				var b bytes.Buffer
 				if loc == "en" {
-					require.NoError(t, WriteIndex(&b, loc, decoded[0], plain))
+					enPacks := []*packfmt.Pack{decoded[0], plain}
+					if assoc["en"] != nil {
+						enPacks = append(enPacks, assoc["en"])
+					}
+					require.NoError(t, WriteIndex(&b, loc, enPacks...))
 				} else {
 					require.NoError(t, WriteIndex(&b, loc, indexed...))
 				}
@@ -192,8 +214,8 @@ func TestPartIndex(t *testing.T) {
 	files := readPackFiles(t, "index.en.bin", "index.tr.bin", packfmt.RelatedIndexFile)
 	en, err := Load(NewConfig(), files[0])
 	require.NoError(t, err)
-	for _, r := range en.Search("frosty", Options{Limit: 24}).Results {
-		assert.NotEqual(t, "frosty", r.Match, "a related word: not in index.en.bin")
+	for _, r := range en.Search("thawing", Options{Limit: 24}).Results {
+		assert.NotEqual(t, "thawing", r.Match, "a related word: not in index.en.bin")
 	}
 	tr, err := en.With(files[1])
 	require.NoError(t, err)
@@ -205,19 +227,19 @@ func TestPartIndex(t *testing.T) {
 	other, err := Load(NewConfig(), files[2], files[1], files[0])
 	require.NoError(t, err)
 	for _, o := range []Options{{Limit: 10}, {Limit: 10, Locale: "tr"}, {Limit: 10, Locale: "en", Prefix: true}} {
-		for _, q := range []string{"frosty", "fros", "kedi", "sand", "snow"} {
+		for _, q := range []string{"thawing", "thaw", "kedi", "sand", "snow"} {
 			require.Equal(t, full.Search(q, o), other.Search(q, o), "%q %v", q, o)
 		}
 	}
-	frosty := full.Search("frosty", Options{Limit: 5, Locale: "tr"})
-	require.NotEmpty(t, frosty.Results)
-	assert.Equal(t, "low", frosty.Results[0].Field)
-	assert.Equal(t, "frosty", frosty.Results[0].Match)
-	entry, _ := full.Get(frosty.Results[0].ID)
-	assert.Equal(t, entry.Labels["tr"], frosty.Results[0].Label, "the label of the preferred locale")
+	thawing := full.Search("thawing", Options{Limit: 5, Locale: "tr"})
+	require.NotEmpty(t, thawing.Results)
+	assert.Equal(t, "low", thawing.Results[0].Field)
+	assert.Equal(t, "thawing", thawing.Results[0].Match)
+	entry, _ := full.Get(thawing.Results[0].ID)
+	assert.Equal(t, entry.Labels["tr"], thawing.Results[0].Label, "the label of the preferred locale")
 	assert.NotEqual(t, entry.Labels["en"], entry.Labels["tr"])
-	enOnly := full.Search("frosty", Options{Limit: 5, Locale: "en"})
-	assert.Greater(t, enOnly.Results[0].Score, frosty.Results[0].Score, "English phrases count less under another locale")
+	enOnly := full.Search("thawing", Options{Limit: 5, Locale: "en"})
+	assert.Greater(t, enOnly.Results[0].Score, thawing.Results[0].Score, "English phrases count less under another locale")
 
 	_, err = full.With(files[2])
 	require.ErrorContains(t, err, "given twice")

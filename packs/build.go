@@ -62,8 +62,28 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 		return nil, err
 	}
 	cores, exts := make([][]packfmt.Row, len(locales)), make([][]packfmt.Row, len(locales))
-	for i, loc := range locales {
-		cores[i], exts[i] = localeRows(in, loc, base, nil, ed[loc])
+	assoc := make([][]packfmt.Row, len(locales)) // pack.<locale>.assoc.json
+	// rows sets a locale's core, extension and association rows. A phrase
+	// is in one of the three: the associations are the words the locale's
+	// other phrases lack, and the extension drops a weaker phrase an
+	// association holds (a subgroup label), so the packs add up to what
+	// one index of them all holds.
+	key := phraseKey
+	if in.PhraseKey != nil {
+		key = in.PhraseKey
+	}
+	rows := func(i int, related map[string][]string) {
+		loc := locales[i]
+		cores[i], exts[i] = localeRows(in, loc, base, related, nil, ed[loc])
+		if words := in.Associations[loc]; len(words) > 0 {
+			_, with := localeRows(in, loc, base, related, words, ed[loc])
+			assoc[i] = addedPhrases(with, exts[i])
+			exts[i] = withoutPhrases(with, assoc[i])
+			assoc[i] = withoutSame(assoc[i], key, cores[i], exts[i])
+		}
+	}
+	for i := range locales {
+		rows(i, nil)
 	}
 	var plainExt []packfmt.Row // the English extension rows without related words
 	en := slices.Index(locales, "en")
@@ -77,7 +97,9 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				others = append(append(others, cores[j]...), exts[j]...)
 			}
 		}
-		cores[en], exts[en] = localeRows(in, "en", base, in.Related(cores[en], exts[en], others), ed["en"])
+		related := in.Related(cores[en], exts[en], others)
+		dropAssociated(related, in.Associations["en"], base, key)
+		rows(en, related)
 	}
 	newPack := func(loc, part string, rows []packfmt.Row) *packfmt.Pack {
 		p := &packfmt.Pack{
@@ -93,12 +115,19 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 		}
 		return p
 	}
+	assocPacks := map[string]*packfmt.Pack{}
 	for i, loc := range locales {
-		core, ext := cores[i], exts[i]
-		for _, part := range []struct {
+		parts := []struct {
 			name, part string
 			rows       []packfmt.Row
-		}{{"pack." + loc + ".json", packfmt.PartCore, core}, {"pack." + loc + ".ext.json", packfmt.PartExt, ext}} {
+		}{{"pack." + loc + ".json", packfmt.PartCore, cores[i]}, {"pack." + loc + ".ext.json", packfmt.PartExt, exts[i]}}
+		if len(assoc[i]) > 0 {
+			parts = append(parts, struct {
+				name, part string
+				rows       []packfmt.Row
+			}{packfmt.AssocPackFile(loc), packfmt.PartExt, assoc[i]})
+		}
+		for j, part := range parts {
 			p := newPack(loc, part.part, part.rows)
 			if err := p.Validate(); err != nil {
 				return nil, fmt.Errorf("packs: %s: %w", part.name, err)
@@ -108,14 +137,24 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				return nil, err
 			}
 			files = append(files, File{Name: part.name, Data: b.Bytes(), Rows: len(part.rows)})
-			built = append(built, p)
+			if j < 2 {
+				built = append(built, p) // core and extension: built[2*i], built[2*i+1]
+			} else {
+				assocPacks[loc] = p
+			}
 		}
 	}
 	var indexes []File
 	if indexer != nil {
 		// The indexes read the extension packs without the related words
-		// and the editorial phrases; those get part indexes of their own.
+		// and the editorial phrases (those get part indexes of their own),
+		// and the associations.
 		indexed := slices.Clone(built)
+		for _, loc := range locales {
+			if p := assocPacks[loc]; p != nil {
+				indexed = append(indexed, p)
+			}
+		}
 		var related *packfmt.Pack
 		if en >= 0 {
 			plain, _ := splitEditorial(plainExt)
@@ -153,7 +192,8 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 			if en >= 0 && indexer.Terms != nil {
 				// The JS client's default: the locale's core, extension
 				// (without the related words) and editorial phrases in one
-				// compact file (device.go).
+				// compact file (device.go); not the associations, which
+				// would double its download.
 				dev := []*packfmt.Pack{indexed[2*en], built[2*i], built[2*i+1]}
 				if i == en {
 					dev = []*packfmt.Pack{indexed[2*en], newPack("en", packfmt.PartExt, plainExt)}
@@ -167,6 +207,19 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 					return nil, fmt.Errorf("packs: %s: %w", packfmt.DeviceIndexFile(loc), err)
 				}
 				indexes = append(indexes, File{Name: packfmt.DeviceIndexFile(loc), Data: c})
+				if p := assocPacks[loc]; p != nil {
+					// The associations for the client to add beside it
+					// (loadPacks part assoc): their part index, compacted.
+					name := packfmt.DevicePartFile(loc, packfmt.AssocPart)
+					b = bytes.Buffer{}
+					if err := indexer.Part(&b, packfmt.AssocPart, indexed[2*en], p); err != nil {
+						return nil, fmt.Errorf("packs: %s: %w", name, err)
+					}
+					if c, err = CompactIndex(b.Bytes(), *indexer.Terms); err != nil {
+						return nil, fmt.Errorf("packs: %s: %w", name, err)
+					}
+					indexes = append(indexes, File{Name: name, Data: c})
+				}
 			}
 			if len(edPacks[i].Rows) > 0 && en >= 0 {
 				b = bytes.Buffer{}
@@ -192,6 +245,81 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	}
 	files = append(files, indexes...)
 	return append(files, File{Name: "manifest.json", Data: m}), nil
+}
+
+// withoutPhrases returns rows less the phrases minus lists for the same id
+// and field (extension-style rows), leaving out rows left empty.
+func withoutPhrases(rows, minus []packfmt.Row) []packfmt.Row {
+	drop := map[string]*packfmt.Row{}
+	for i := range minus {
+		drop[minus[i].ID] = &minus[i]
+	}
+	var out []packfmt.Row
+	for _, r := range rows {
+		if d := drop[r.ID]; d != nil {
+			for f := range r.Phrases {
+				r.Phrases[f] = slices.DeleteFunc(slices.Clone(r.Phrases[f]), func(ph string) bool { return slices.Contains(d.Phrases[f], ph) })
+			}
+		}
+		if !emptyPhrases(&r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// withoutSame drops from rows (extension-style) each phrase that key makes
+// equal to a dictionary phrase of the same id in packs ("dr" beside
+// "dr."): the engine holds such phrases once, which the JS client, reading
+// the packs apart, would not know. Editorial phrases are indexed apart and
+// do not count.
+func withoutSame(rows []packfmt.Row, key func(string) string, packs ...[]packfmt.Row) []packfmt.Row {
+	have := map[string]map[string]bool{}
+	for _, p := range packs {
+		for _, r := range p {
+			for f, list := range r.Phrases {
+				if f == packfmt.FieldEditorial || f == packfmt.FieldEditorialMore {
+					continue
+				}
+				for _, ph := range list {
+					if have[r.ID] == nil {
+						have[r.ID] = map[string]bool{}
+					}
+					have[r.ID][key(ph)] = true
+				}
+			}
+		}
+	}
+	var out []packfmt.Row
+	for _, r := range rows {
+		for f := range r.Phrases {
+			r.Phrases[f] = slices.DeleteFunc(r.Phrases[f], func(ph string) bool { return have[r.ID][key(ph)] })
+		}
+		if !emptyPhrases(&r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dropAssociated removes from the related words of each emoji (hexcode ->
+// words) those its associations (emoji without FE0F -> words) already
+// give it, as key compares them: like the dictionary's, an emoji's
+// associations are never its related words too, so the engine answers alike
+// whether the two sit in one index (the JSON packs) or apart (index.en.bin,
+// index.en.related.bin).
+func dropAssociated(related, assoc map[string][]string, base []*baseRow, key func(string) string) {
+	for _, b := range base {
+		words := assoc[stripFE0F(b.Emoji)]
+		if len(words) == 0 || len(related[b.ID]) == 0 {
+			continue
+		}
+		have := map[string]bool{}
+		for _, w := range words {
+			have[key(w)] = true
+		}
+		related[b.ID] = slices.DeleteFunc(related[b.ID], func(w string) bool { return have[key(w)] })
+	}
 }
 
 // addedPhrases returns, per row of rows, the phrases that the row of the
@@ -347,7 +475,8 @@ func stripFE0FHex(hex string) string {
 func stripFE0F(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
 
 // localeRows builds the core and extension rows of one locale.
-func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]string, ed map[string]*edRow) (core, ext []packfmt.Row) {
+// assoc, when set, are the locale's associations (emoji -> words).
+func localeRows(in *Inputs, loc string, base []*baseRow, related, assoc map[string][]string, ed map[string]*edRow) (core, ext []packfmt.Row) {
 	eb := map[string]*ebEntry{}
 	for i := range in.Emojibase[loc] {
 		eb[in.Emojibase[loc][i].Hexcode] = &in.Emojibase[loc][i]
@@ -396,6 +525,7 @@ func localeRows(in *Inputs, loc string, base []*baseRow, related map[string][]st
 		}
 		x.Phrases[packfmt.FieldKeyword] = append(x.Phrases[packfmt.FieldKeyword], in.Variants[loc][key]...)
 		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], in.Places[loc][key]...)
+		x.Phrases[packfmt.FieldAlias] = append(x.Phrases[packfmt.FieldAlias], assoc[key]...)
 		if s := subgroups[b.Subgroup]; s != "" {
 			x.Phrases[packfmt.FieldLow] = []string{s}
 		}
@@ -440,6 +570,9 @@ func checkWords(in *Inputs, base []*baseRow) error {
 	for _, loc := range sortedKeys(in.Places) {
 		check("places "+loc, in.Places[loc])
 	}
+	for _, loc := range sortedKeys(in.Associations) {
+		check("associations "+loc, in.Associations[loc])
+	}
 	check("emoticons", in.Emoticons)
 	return errors.Join(errs...)
 }
@@ -453,7 +586,7 @@ func clean(r *packfmt.Row, seen map[string]bool) {
 		for _, s := range r.Phrases[f] {
 			s = strings.Join(strings.FieldsFunc(s, func(c rune) bool { return c < 0x20 || c == '|' }), " ")
 			s = strings.TrimSpace(s)
-			k := strings.ToLower(strings.ReplaceAll(s, "-", " ")) // "blue-green" is "blue green" to the engine
+			k := phraseKey(s)
 			if s == "" || seen[k] {
 				continue
 			}
@@ -463,6 +596,10 @@ func clean(r *packfmt.Row, seen map[string]bool) {
 		r.Phrases[f] = out
 	}
 }
+
+// phraseKey is the text two phrases share when they are one to the engine
+// ("Blue-green" is "blue green").
+func phraseKey(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", " ")) }
 
 func emptyPhrases(r *packfmt.Row) bool {
 	for _, l := range r.Phrases {

@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
+	"github.com/emojisearch/emojisearch/packs/associations"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -193,7 +196,7 @@ func TestFamilyKey(t *testing.T) {
 // TestCommittedPacks checks the committed build: manifest hashes match the
 // files and indexes, every pack decodes and validates, core packs stay
 // <= 120 KB gzip, every locale has its binary index, and the related words
-// have theirs.
+// have theirs; a locale with associations has their pack.
 func TestCommittedPacks(t *testing.T) {
 	dir := filepath.Join("dist", packfmt.DefaultVersion)
 	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -205,12 +208,20 @@ func TestCommittedPacks(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(mb, &m))
 	require.Equal(t, packfmt.DefaultVersion, m.PackVersion)
-	require.Len(t, m.Files, 2*len(packfmt.Locales))
-	require.Len(t, m.Indexes, 3*len(packfmt.Locales)+2)
+	written, err := associations.Load(packfmt.Locales)
+	require.NoError(t, err)
+	files := []string{}
 	names := []string{packfmt.RelatedIndexFile, packfmt.CoreIndexFile}
 	for _, loc := range packfmt.Locales {
+		files = append(files, "pack."+loc+".json", "pack."+loc+".ext.json")
 		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart), packfmt.DeviceIndexFile(loc))
+		if len(written[loc]) > 0 {
+			files = append(files, packfmt.AssocPackFile(loc))
+			names = append(names, packfmt.DevicePartFile(loc, packfmt.AssocPart))
+		}
 	}
+	assert.ElementsMatch(t, files, slices.Collect(maps.Keys(m.Files)), "core, extension and, where written, associations")
+	assert.ElementsMatch(t, names, slices.Collect(maps.Keys(m.Indexes)))
 	for _, name := range names {
 		mf, ok := m.Indexes[name]
 		require.True(t, ok, name)
@@ -293,20 +304,48 @@ func TestReadCLDRVariant(t *testing.T) {
 	require.Error(t, err, "a variant without annotations is an error")
 }
 
-// TestBuildPlaces: place words are aliases of the flag in the locale's
-// extension rows; a word for an emoji the packs lack is an error.
-func TestBuildPlaces(t *testing.T) {
+// TestBuildPlacesAndAssociations: place words are aliases of the flag in
+// the locale's extension rows; associations are aliases in
+// pack.<locale>.assoc.json (the words no other phrase of the emoji has),
+// which the locale's index holds and its device index does not; a word for
+// an emoji the packs lack is an error.
+func TestBuildPlacesAndAssociations(t *testing.T) {
 	in := fixture()
 	in.Places = map[string]map[string][]string{"en": {"😂": {"lolland"}}}
+	in.Associations = map[string]map[string][]string{"en": {"😂": {"lmao", "lolland", "crying laughing"}}}
 	files, err := Build(in, "test1", []string{"en"}, indexer)
 	require.NoError(t, err)
-	ext, err := packfmt.Decode(files[1].Data)
+	byName := map[string][]byte{}
+	for _, f := range files {
+		byName[f.Name] = f.Data
+	}
+	ext, err := packfmt.Decode(byName["pack.en.ext.json"])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lolland"}, ext.Rows[0].Phrases[packfmt.FieldAlias])
+	assoc, err := packfmt.Decode(byName[packfmt.AssocPackFile("en")])
+	require.NoError(t, err)
+	require.Len(t, assoc.Rows, 1)
+	assert.Equal(t, packfmt.PartExt, assoc.Part)
+	assert.Equal(t, "1F602", assoc.Rows[0].ID)
+	assert.Equal(t, []string{"lmao", "crying laughing"}, assoc.Rows[0].Phrases[packfmt.FieldAlias])
+	eng, err := engine.Load(engine.NewConfig(), byName[packfmt.IndexFile("en")])
+	require.NoError(t, err)
+	assert.Equal(t, "😂", eng.Search("lmao", engine.Options{Limit: 1}).Results[0].Emoji)
+	in.Associations = nil
+	without, err := Build(in, "test1", []string{"en"}, indexer)
+	require.NoError(t, err)
+	for _, f := range without {
+		if f.Name == packfmt.DeviceIndexFile("en") {
+			assert.Equal(t, f.Data, byName[f.Name], "the device index leaves the associations out")
+		}
+	}
+	in.Associations = map[string]map[string][]string{"en": {}}
 
 	in.Places["en"]["🇨🇱"] = []string{"chilean"}
+	in.Associations["en"]["🫠"] = []string{"melting"}
 	_, err = Build(in, "test1", []string{"en"}, indexer)
 	require.ErrorContains(t, err, "packs: places en: no emoji 🇨🇱")
+	require.ErrorContains(t, err, "packs: associations en: no emoji 🫠")
 }
 
 // TestBuildEmoticons: emoticons join emojibase's as English extension

@@ -65,6 +65,14 @@ type Inputs struct {
 	// Places, when set, are the place words (packs/places): locale -> flag
 	// emoji -> demonyms and common names, added as extension aliases.
 	Places map[string]map[string][]string
+	// Associations, when set, are what people type for an emoji beyond
+	// its dictionary names (packs/associations): locale -> emoji (no
+	// FE0F) -> words, added as extension aliases after the places.
+	Associations map[string]map[string][]string
+	// PhraseKey, when set, is the engine's normalisation: two phrases it
+	// makes equal are one phrase to the engine ("dr." and "dr"). Without
+	// it, Build compares phrases case-insensitively, a hyphen as a space.
+	PhraseKey func(string) string
 	// Emoticons, when set, are emoticons per emoji (packs/emoticons), added
 	// to the English extension rows as aliases after emojibase's.
 	Emoticons map[string][]string

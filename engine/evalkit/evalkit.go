@@ -47,7 +47,7 @@ func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 	for _, loc := range locales {
 		names := []string{"index." + loc + ".bin"}
 		if _, err := os.Stat(filepath.Join(dir, names[0])); err != nil {
-			names = []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"}
+			names = packfmt.PackFiles(loc, func(n string) bool { _, err := os.Stat(filepath.Join(dir, n)); return err == nil })
 		} else {
 			parts, err := filepath.Glob(filepath.Join(dir, "index."+loc+".*.bin"))
 			if err != nil {

@@ -16,9 +16,10 @@ import (
 // embedding model in the English extension pack, their binary index apart
 // from the English one; revision 3: pack format 2 with the editorial phrase
 // layer and its part indexes; revisions 4-6: the editorial layer grown and
-// the device indexes; revision 7: device index format 3). Bump the revision
+// the device indexes; revision 7: device index format 3; revision 8: the
+// associations, pack.<locale>.assoc.json). Bump the revision
 // when the build's output changes: published packs are immutable.
-const DefaultVersion = "e17c48r7"
+const DefaultVersion = "e17c48r8"
 
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }
@@ -35,6 +36,35 @@ const CoreIndexFile = "index.en.core.bin"
 // extension (without the related words) and editorial phrases in one main
 // index, re-encoded compactly for download. The Worker does not read it.
 func DeviceIndexFile(locale string) string { return "device." + locale + ".bin" }
+
+// AssocPackFile is a locale's associations as an extension pack
+// (pack.<locale>.assoc.json, packs/FORMAT.md "Associations"): what people
+// type for an emoji beyond its dictionary names, the words no other phrase
+// of the emoji has. The locale's binary index holds them; its device index
+// does not (the client loads them on request).
+func AssocPackFile(locale string) string { return "pack." + locale + ".assoc.json" }
+
+// PackFiles names a locale's JSON packs in load order: the core pack, the
+// extension pack and, when exists says the build wrote it, the
+// associations (AssocPackFile). Together they are the locale's whole
+// dictionary, as its binary index and editorial part index hold it.
+func PackFiles(locale string, exists func(name string) bool) []string {
+	names := []string{"pack." + locale + ".json", "pack." + locale + ".ext.json"}
+	if a := AssocPackFile(locale); exists(a) {
+		names = append(names, a)
+	}
+	return names
+}
+
+// AssocPart names the associations (AssocPackFile) as a part of a
+// locale's device index: device.<locale>.assoc.bin, which the JS client
+// adds beside device.<locale>.bin (DevicePartFile).
+const AssocPart = "assoc"
+
+// DevicePartFile is the name of a part of a locale's device index:
+// device.<locale>.<part>.bin, a part index re-encoded as the device index
+// is, holding only that part's phrases.
+func DevicePartFile(locale, part string) string { return "device." + locale + "." + part + ".bin" }
 
 // RelatedPart names the part index of the English related words; the
 // engine scores its phrases as weak ones only.

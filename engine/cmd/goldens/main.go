@@ -104,13 +104,13 @@ func run(dir, out string, per int) error {
 	var files [][]byte
 	byLocale := map[string]*packfmt.Pack{}
 	for _, loc := range packfmt.Locales {
-		for _, name := range []string{"pack." + loc + ".json", "pack." + loc + ".ext.json"} {
+		for _, name := range packfmt.PackFiles(loc, exists(dir)) {
 			b, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				return err
 			}
 			files = append(files, b)
-			if !strings.Contains(name, ".ext.") {
+			if name == "pack."+loc+".json" {
 				p, err := packfmt.Decode(b)
 				if err != nil {
 					return err
@@ -413,4 +413,12 @@ func vectorCases(g *goldens, dir string, eng *engine.Engine) error {
 		}
 	}
 	return nil
+}
+
+// exists reports whether dir holds a file (packfmt.PackFiles).
+func exists(dir string) func(string) bool {
+	return func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/emojisearch/emojisearch/engine"
 	"github.com/emojisearch/emojisearch/engine/packfmt"
 	"github.com/emojisearch/emojisearch/packs"
+	"github.com/emojisearch/emojisearch/packs/associations"
 	"github.com/emojisearch/emojisearch/packs/editorial"
 	"github.com/emojisearch/emojisearch/packs/emoticons"
 	"github.com/emojisearch/emojisearch/packs/places"
@@ -67,11 +68,16 @@ func run(in, out, version, model string) error {
 		return err
 	}
 	inputs.Versions["places"] = places.Hash()
+	if inputs.Associations, err = associations.Load(packfmt.Locales); err != nil {
+		return err
+	}
+	inputs.Versions["associations"] = associations.Hash()
 	if inputs.Emoticons, err = emoticons.Load(); err != nil {
 		return err
 	}
 	inputs.Versions["emoticons"] = emoticons.Hash()
 	inputs.Words = engine.RankingWords()
+	inputs.PhraseKey = func(s string) string { return engine.Normalize(s, engine.MaxQueryLength) }
 	if err := packs.CheckLicences(inputs.Versions); err != nil {
 		return err
 	}

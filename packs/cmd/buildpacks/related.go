@@ -17,7 +17,7 @@ import (
 // Related words (packs/FORMAT.md "Where each phrase comes from", low): every
 // word of the local embedding model (packs/models, built from the pinned
 // GloVe-derived vectors and CLDR) is given to the emoji nearest it, so a
-// query word the dictionary lacks ("sand", "frosty") still finds emoji, and
+// query word the dictionary lacks ("sand", "thawing") still finds emoji, and
 // a word it has for some emoji ("pink") also finds the emoji nearest in
 // meaning that lack it; ranked after every direct match (low field).
 const (
