@@ -159,7 +159,7 @@ export function packLocale(tag: string): PackLocale
  * JSON pack. `index: false`: the core JSON packs only. Part `ext`: core and
  * extension JSON packs (the whole dictionary tier, related words included).
  */
-export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext'; index?: boolean; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
+export function loadPacks(options: { baseUrl: string; locales?: string[]; part?: 'core' | 'ext' | 'assoc'; index?: boolean; fetch?: FetchLike; signal?: AbortSignal }): Promise<Pack[]>
 export function loadCustomPack(options: { endpoint: string; key: string; tenant?: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<CustomPack>
 export function assertPack(value: unknown): Pack
 export function isCustomPack(value: unknown): value is CustomPack

@@ -552,15 +552,19 @@ function grams(terms, S) {
 
 /**
  * devicePack reads a device index (device.<locale>.bin, which loadPacks
- * fetches by default) as a pack of its locale, like indexPack.
+ * fetches by default) as a pack of its locale, like indexPack; or a part
+ * of one (device.<locale>.<part>.bin: the associations), which createEngine
+ * searches beside the locale's index (`sub` names the part).
  */
 export function devicePack(bytes) {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)
   if (!isDeviceIndex(u8)) throw bad('magic')
   const S = deviceSections(u8)
   const meta = strs(S, 0)
-  if (meta.length !== 2) throw bad('meta')
-  return { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S, derive: true }
+  if (meta.length !== 2 && meta.length !== 3) throw bad('meta')
+  const p = { format: PACK_FORMAT, formatVersion: PACK_FORMAT_VERSION, packVersion: meta.at(1), locale: meta.at(0), part: 'ext', rowIndex: {}, rows: [], bin: S, derive: true }
+  if (meta.length === 3) p.sub = meta.at(2)
+  return p
 }
 
 /**
@@ -633,12 +637,20 @@ function phrasesOK(pe, pf, m) {
 let full = 0
 function phrasesIfAllBinary(packs) {
   const bin = new Map()
-  for (const p of packs) if (p.bin && !bin.has(p.locale)) bin.set(p.locale, p.bin[19].length)
-  if (packs.some((p) => p.part === 'custom' || !bin.has(p.locale))) return 0
   let n = 0
+  for (const p of packs) {
+    if (p.bin && p.sub) n += p.bin[19].length
+    else if (p.bin && !bin.has(p.locale)) bin.set(p.locale, p.bin[19].length)
+  }
+  if (packs.some((p) => p.part === 'custom' || !bin.has(p.locale) || beside(p))) return 0
   for (const v of bin.values()) n += v
   return n
 }
+
+// beside reports a JSON extension pack, which a locale's index does not
+// hold (the associations, pack.<locale>.assoc.json): the index holds the
+// locale's core and extension packs, so those are given as JSON without it.
+const beside = (p) => !p.bin && p.part === 'ext'
 
 /**
  * BinIndex is the engine's index with binary segments: a locale given as a
@@ -652,12 +664,26 @@ export class BinIndex extends Index {
     super(packs, minCoverage)
   }
 
+  // build makes a locale's segments: its index's (the last: labels are read
+  // from the locale's last segment), after the parts beside it (JSON
+  // extension packs, then part device indexes such as the associations,
+  // device.<locale>.assoc.bin), or its JSON packs' after its part indexes.
   build(loc, packs) {
-    const b = packs.find((p) => p.bin)
-    if (!b) {
-      for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) if (!Array.isArray(this[k])) this[k] = Array.from(this[k])
-      return super.build(loc, packs)
-    }
+    const b = packs.find((p) => p.bin && !p.sub)
+    const json = packs.filter(b ? beside : (p) => !p.bin)
+    const parts = packs.filter((p) => p.bin && p.sub)
+    if (b && json.length) this.jsonSeg(loc, json)
+    for (const p of parts) this.binSeg(loc, p)
+    if (b) this.binSeg(loc, b)
+    else this.jsonSeg(loc, json)
+  }
+
+  jsonSeg(loc, packs) {
+    for (const k of ['pEntry', 'pField', 'pNTok', 'pSeg']) if (!Array.isArray(this[k])) this[k] = Array.from(this[k])
+    super.build(loc, packs)
+  }
+
+  binSeg(loc, b) {
     const S = b.bin
     const m = S.ids ? S.ids.count : S[5].length - 1
     const ids = this.idList || (this.idList = this.E.filter((e) => !e.custom).map((e) => e.id))

@@ -42,6 +42,9 @@ class Engine extends AliasEngine {
     return out
   }
 
+  /** locales are the languages the engine searches, once each (a locale's associations are a segment of their own). */
+  get locales() { return [...new Set(super.locales)] }
+
   /** groupLabel names a group (0..9) in a locale's pack, else English; '' when unknown (the groupLabel helper). */
   groupLabel(group, locale) {
     for (const l of [language(locale), 'en']) for (const s of this._ix.segs) if (s.locale === l && s.grp[group]) return s.grp[group]

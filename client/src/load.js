@@ -27,17 +27,43 @@ async function getJSON(fetchFn, url, signal) {
  * phrases, slower to index). `index: false` loads the core JSON packs only
  * (the smallest download, weaker answers). Part `ext` loads the core and
  * extension JSON packs (with the English related words: the whole
- * dictionary tier; much larger and slower to index).
+ * dictionary tier; much larger and slower to index), and the associations.
+ *
+ * Part `assoc` loads only the associations of English and the locales
+ * (packs/FORMAT.md "Associations": what people type for an emoji beyond its
+ * dictionary names): each locale's device.<locale>.assoc.bin, read in
+ * place, else its pack.<locale>.assoc.json; a locale with neither is
+ * skipped. They are the phrases the service's dictionary tier has beyond
+ * the device indexes: given to createEngine with the default packs, they
+ * are searched beside the device indexes, so the engine answers as the
+ * service's dictionary tier. Load them after the first results (the picker
+ * does): they are about half as large again as the default download.
  */
 export async function loadPacks(options = {}) {
   const { baseUrl, part = 'core', signal } = options
   if (!baseUrl) throw new TypeError('emojisearch: loadPacks needs baseUrl ({endpoint}/v1/pack/<packVersion>)')
-  if (part !== 'core' && part !== 'ext') throw new TypeError('emojisearch: part must be core or ext')
+  if (part !== 'core' && part !== 'ext' && part !== 'assoc') throw new TypeError('emojisearch: part must be core, ext or assoc')
   const fetchFn = options.fetch || ((...a) => globalThis.fetch(...a))
   const locales = [...new Set(['en', ...(options.locales || []).map(packLocale)])]
   const base = trim(baseUrl)
   const json = (name) => getJSON(fetchFn, `${base}/${name}`, signal).then(assertPack)
-  if (part === 'ext') return Promise.all(locales.flatMap((l) => [json(`pack.${l}.json`), json(`pack.${l}.ext.json`)]))
+  // A locale without associations answers 404: skipped (getBytes).
+  const assocJSON = (l) => getBytes(fetchFn, `${base}/pack.${l}.assoc.json`, signal).then((b) => b && assertPack(JSON.parse(new TextDecoder().decode(b))))
+  if (part === 'assoc') {
+    const en = json('pack.en.json') // the entry table the part indexes must match (the HTTP cache has it)
+    return (await Promise.all(locales.map(async (l) => {
+      const bytes = await getBytes(fetchFn, `${base}/device.${l}.assoc.bin`, signal)
+      try {
+        const p = bytes && checkIndexPack(devicePack(bytes), await en, l)
+        if (p?.sub) return p
+      } catch {}
+      return assocJSON(l)
+    }))).filter(Boolean)
+  }
+  if (part === 'ext') {
+    const all = await Promise.all([...locales.flatMap((l) => [json(`pack.${l}.json`), json(`pack.${l}.ext.json`)]), ...locales.map(assocJSON)])
+    return all.filter(Boolean)
+  }
   if (options.index === false) return Promise.all(locales.map((l) => json(`pack.${l}.json`)))
   const devices = locales.map((l) => getBytes(fetchFn, `${base}/device.${l}.bin`, signal))
   const en = await json('pack.en.json')

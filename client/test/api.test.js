@@ -202,7 +202,7 @@ async function serve(handler) {
 // override(name) may answer a file otherwise: bytes, or null for a 404.
 const packServer = (override = () => undefined) =>
   serve((u, send) => {
-    const m = /^\/v1\/pack\/[^/]+\/((pack\.[a-z]+(\.ext)?\.json)|([a-z.]+\.bin))$/.exec(u.pathname)
+    const m = /^\/v1\/pack\/[^/]+\/((pack\.[a-z]+(\.ext|\.assoc)?\.json)|([a-z.]+\.bin))$/.exec(u.pathname)
     const o = m && override(m[1])
     if (o === null) return send(404, { error: 'not_found' })
     if (o) return send(200, o, 'application/octet-stream')
@@ -223,7 +223,17 @@ test('loadPacks over HTTP: device indexes by default, BCP 47 locales, parts', as
     assert.equal(lib.createEngine(tags).search('obrigado', { locale: 'pt-BR' }).results[0].id, '1F64F')
     assert.deepEqual(shape(await lib.loadPacks({ baseUrl, locales: ['fr'], index: false })), ['en.core', 'fr.core'])
     const ext = await lib.loadPacks({ baseUrl, locales: ['tr', 'en'], part: 'ext' })
-    assert.deepEqual(shape(ext), ['en.core', 'en.ext', 'tr.core', 'tr.ext'])
+    const assocOf = (ls) => ls.filter((l) => existsSync(join(packDir, `pack.${l}.assoc.json`))).map((l) => `${l}.ext`)
+    assert.deepEqual(shape(ext), ['en.core', 'en.ext', 'tr.core', 'tr.ext', ...assocOf(['en', 'tr'])])
+    // The associations alone, to add to the default packs: their part
+    // indexes; a locale without them is skipped.
+    const assoc = await lib.loadPacks({ baseUrl, locales: ['fr'], part: 'assoc' })
+    assert.deepEqual(shape(assoc), assocOf(['en', 'fr']).map((s) => s + '.bin'))
+    assert.ok(s.calls.some((u) => u.pathname.endsWith('/device.fr.assoc.bin')))
+    assert.ok(assoc.length > 0, 'the version has associations')
+    const withAssoc = lib.createEngine([...(await lib.loadPacks({ baseUrl, locales: ['fr'] })), ...assoc])
+    assert.deepEqual(withAssoc.locales, ['en', 'fr'])
+    assert.equal(withAssoc.search('shrove tuesday').results[0].emoji, '🥞', 'an association')
     // An unsupported locale fails loudly, before anything is fetched.
     const before = s.calls.length
     for (const bad of ['xx', 'de-DE', 'pt--BR', '', 'toolongtag9', 42]) {
@@ -234,6 +244,23 @@ test('loadPacks over HTTP: device indexes by default, BCP 47 locales, parts', as
     assert.deepEqual(lib.LOCALES, ['en', 'zh', 'hi', 'es', 'ar', 'fr', 'bn', 'pt', 'ru', 'id', 'tr'])
   } finally {
     await s.close()
+  }
+})
+
+// A locale's association part index missing or damaged: its JSON pack
+// comes instead, and the engine answers the same.
+test('loadPacks part assoc falls back to the JSON associations', async () => {
+  const part = readFileSync(join(packDir, 'device.fr.assoc.bin'))
+  const damaged = Buffer.from(part.subarray(0, 4096))
+  for (const body of [null, damaged]) {
+    const s = await packServer((name) => (name === 'device.fr.assoc.bin' ? body : undefined))
+    try {
+      const packs = await lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}`, locales: ['fr'], part: 'assoc' })
+      assert.deepEqual(shape(packs), ['en.ext.bin', 'fr.ext'])
+      assert.ok(s.calls.some((u) => u.pathname.endsWith('/pack.fr.assoc.json')))
+    } finally {
+      await s.close()
+    }
   }
 })
 

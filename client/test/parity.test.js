@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createEngine, applyCulture, relevantNow, decodeVectors, searchVectorSets, fuse, fuseResults, DEFAULT_SEMANTIC_CALIBRATION } from '../index.js'
-import { allPacks, goldens, readCulture, readBytes, LOCALES } from './helpers.js'
+import { allPacks, assocDevices, goldens, readCulture, readBytes, LOCALES } from './helpers.js'
 
 const g = goldens()
 const engine = createEngine(allPacks())
@@ -66,23 +66,30 @@ test('vector search and fusion parity', () => {
   }
 })
 
-// The default device path (loadPacks: pack.en.json + device.<locale>.bin)
-// against the service's dictionary tier (every JSON pack, related words
-// included) on every editorial phrase and smoke query of the 11 locales
-// (goldens `device`, top 3 as the service searches). The device indexes
-// hold every phrase but the English related words, so each difference must
-// come from those: the library over all the JSON packs (the engine above)
-// gives the Go answer, and the difference is classed by how the related
-// words enter the top 3.
-test('the default device engine answers as the service on editorial phrases and smoke queries (>= 97 % top 3)', () => {
-  const en = allPacks()[0]
-  const device = createEngine([en, ...LOCALES.map((l) => readBytes(`device.${l}.bin`))])
+// The device path (loadPacks: pack.en.json + device.<locale>.bin, then the
+// associations of part assoc, as the picker loads them) against the
+// service's dictionary tier (every JSON pack, related words and
+// associations included) on every editorial phrase and smoke query of the
+// 11 locales (goldens `device`, top 3 as the service searches). The device
+// indexes and the association packs hold every phrase but the English
+// related words, so each difference must come from those: the library
+// over all the JSON packs (the engine above) gives the Go answer, and the
+// difference is classed by how the related words enter the top 3. The
+// device indexes alone (before the associations arrive) are measured too:
+// they lack the associations, which would double the default download.
+test('the device engine with the associations answers as the service on editorial phrases and smoke queries (>= 97 % top 3)', () => {
+  const packs = allPacks()
+  const en = packs[0]
+  const devices = LOCALES.map((l) => readBytes(`device.${l}.bin`))
+  const alone = createEngine([en, ...devices])
+  const device = createEngine([en, ...devices, ...assocDevices()])
   const classes = { 'a related word puts an emoji in the top 3': 0, 'related words change the completion counts': 0 }
   const perLocale = {}
-  let same = 0
+  let same = 0, sameAlone = 0
   const unexplained = []
   for (const c of g.device) {
     const o = { limit: 3, locale: c.l }
+    if (ids(alone.search(c.q, o).results) === c.ids) sameAlone++
     const got = ids(device.search(c.q, o).results)
     const pl = (perLocale[c.l] ||= [0, 0])
     pl[1]++
@@ -97,7 +104,8 @@ test('the default device engine answers as the service on editorial phrases and 
     else classes['related words change the completion counts']++
   }
   const share = same / g.device.length
-  console.log(`device parity: ${same}/${g.device.length} identical top 3 (${(share * 100).toFixed(2)} %); per locale ${Object.entries(perLocale).map(([l, [a, n]]) => `${l} ${((100 * a) / n).toFixed(1)}`).join(', ')}; differences: ${JSON.stringify(classes)}`)
+  const pct = (n) => ((n * 100) / g.device.length).toFixed(2)
+  console.log(`device parity: ${same}/${g.device.length} identical top 3 (${pct(same)} %; device indexes alone ${pct(sameAlone)} %); per locale ${Object.entries(perLocale).map(([l, [a, n]]) => `${l} ${((100 * a) / n).toFixed(1)}`).join(', ')}; differences: ${JSON.stringify(classes)}`)
   assert.ok(g.device.length > 10000)
   assert.ok(share >= 0.97, `device parity ${share}`)
   assert.deepEqual(unexplained.slice(0, 5), [])

@@ -177,21 +177,31 @@ export class EmojiSearchPicker extends Base {
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r)))
       if (seq !== this._seq) return
       performance.mark('emoji-search-picker:grid')
-      const engine = (this._engine = createEngine(custom ? [...packs, custom] : packs, { culture }))
-      if (!this._cat.named) this._named(engine, loc)
-      this._session = createSearchSession({
-        engine,
-        locale: loc,
-        limit: LIMIT,
-        region: this.getAttribute('region') || undefined,
-        semantic: this.getAttribute('semantic') === 'off' ? undefined : createLayeredSemantic({
-          endpoint, key, packVersion: version, shardsUrl: this.hasAttribute('shards') ? `${endpoint}/p/${version}` : undefined,
-        }),
-        onChange: (s) => this._results(s),
+      const baseUrl = `${endpoint}/v1/pack/${version}`
+      const semantic = this.getAttribute('semantic') === 'off' ? undefined : createLayeredSemantic({
+        endpoint, key, packVersion: version, shardsUrl: this.hasAttribute('shards') ? `${endpoint}/p/${version}` : undefined,
       })
-      if (input.value) this._session.update(input.value)
+      // A session over the packs (custom emoji last), made again once the
+      // associations arrive.
+      const start = (more) => {
+        const engine = (this._engine = createEngine([...packs, ...more, ...(custom ? [custom] : [])], { culture }))
+        this._session?.dispose()
+        this._session = createSearchSession({
+          engine, locale: loc, limit: LIMIT, region: this.getAttribute('region') || undefined, semantic, onChange: (s) => this._results(s),
+        })
+        if (input.value) this._session.update(input.value)
+        return engine
+      }
+      const engine = start([])
+      if (!this._cat.named) this._named(engine, loc)
       this.loaded = true
       this.dispatchEvent(new Event('emoji-search-ready'))
+      // The associations (what people type beyond the dictionary names:
+      // loadPacks part assoc) after the first results, so the picker answers
+      // as the service's dictionary tier without a larger first download.
+      loadPacks({ baseUrl, locales: [loc], part: 'assoc' }).then((assoc) => {
+        if (seq === this._seq && assoc.length) start(assoc)
+      }, () => {})
     } catch (error) {
       if (seq !== this._seq) return
       this._message(t.failed)
