@@ -115,17 +115,15 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 		}
 		return p
 	}
+	type packFile struct {
+		name, part string
+		rows       []packfmt.Row
+	}
 	assocPacks := map[string]*packfmt.Pack{}
 	for i, loc := range locales {
-		parts := []struct {
-			name, part string
-			rows       []packfmt.Row
-		}{{"pack." + loc + ".json", packfmt.PartCore, cores[i]}, {"pack." + loc + ".ext.json", packfmt.PartExt, exts[i]}}
+		parts := []packFile{{"pack." + loc + ".json", packfmt.PartCore, cores[i]}, {"pack." + loc + ".ext.json", packfmt.PartExt, exts[i]}}
 		if len(assoc[i]) > 0 {
-			parts = append(parts, struct {
-				name, part string
-				rows       []packfmt.Row
-			}{packfmt.AssocPackFile(loc), packfmt.PartExt, assoc[i]})
+			parts = append(parts, packFile{packfmt.AssocPackFile(loc), packfmt.PartExt, assoc[i]})
 		}
 		for j, part := range parts {
 			p := newPack(loc, part.part, part.rows)

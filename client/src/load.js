@@ -47,10 +47,16 @@ export async function loadPacks(options = {}) {
   const locales = [...new Set(['en', ...(options.locales || []).map(packLocale)])]
   const base = trim(baseUrl)
   const json = (name) => getJSON(fetchFn, `${base}/${name}`, signal).then(assertPack)
-  // A locale without associations answers 404: skipped (getBytes).
-  const assocJSON = (l) => getBytes(fetchFn, `${base}/pack.${l}.assoc.json`, signal).then((b) => b && assertPack(JSON.parse(new TextDecoder().decode(b))))
+  // The associations are optional: a locale without them (404) or with a
+  // damaged file is skipped.
+  const assocJSON = (l) => getBytes(fetchFn, `${base}/pack.${l}.assoc.json`, signal).then((b) => {
+    try {
+      return b && assertPack(JSON.parse(new TextDecoder().decode(b)))
+    } catch {}
+  })
   if (part === 'assoc') {
     const en = json('pack.en.json') // the entry table the part indexes must match (the HTTP cache has it)
+    en.catch(() => {}) // read only when a part index came
     return (await Promise.all(locales.map(async (l) => {
       const bytes = await getBytes(fetchFn, `${base}/device.${l}.assoc.bin`, signal)
       try {

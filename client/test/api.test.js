@@ -249,7 +249,7 @@ test('loadPacks over HTTP: device indexes by default, BCP 47 locales, parts', as
 
 // A locale's association part index missing or damaged: its JSON pack
 // comes instead, and the engine answers the same.
-test('loadPacks part assoc falls back to the JSON associations', async () => {
+test('loadPacks part assoc falls back to the JSON associations, then skips the locale', async () => {
   const part = readFileSync(join(packDir, 'device.fr.assoc.bin'))
   const damaged = Buffer.from(part.subarray(0, 4096))
   for (const body of [null, damaged]) {
@@ -261,6 +261,13 @@ test('loadPacks part assoc falls back to the JSON associations', async () => {
     } finally {
       await s.close()
     }
+  }
+  // Neither usable: the locale is skipped, the call still answers.
+  const s = await packServer((name) => (name === 'device.fr.assoc.bin' ? null : name === 'pack.fr.assoc.json' ? Buffer.from('{"format":') : undefined))
+  try {
+    assert.deepEqual(shape(await lib.loadPacks({ baseUrl: `${s.url}/v1/pack/${version}`, locales: ['fr'], part: 'assoc' })), ['en.ext.bin'])
+  } finally {
+    await s.close()
   }
 })
 
