@@ -26,7 +26,7 @@ func allLocales(t testing.TB) *Engine {
 	engOnce.Do(func() {
 		var files [][]byte
 		for _, loc := range packfmt.Locales {
-			for _, n := range packfmt.PackFiles(loc, packExists) {
+			for _, n := range packfmt.PackFiles(os.DirFS(packDir), loc) {
 				b, err := os.ReadFile(filepath.Join(packDir, n))
 				require.NoError(t, err)
 				files = append(files, b)

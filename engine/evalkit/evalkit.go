@@ -47,7 +47,7 @@ func LoadEngineLocales(dir string, locales ...string) (*engine.Engine, error) {
 	for _, loc := range locales {
 		names := []string{"index." + loc + ".bin"}
 		if _, err := os.Stat(filepath.Join(dir, names[0])); err != nil {
-			names = packfmt.PackFiles(loc, func(n string) bool { _, err := os.Stat(filepath.Join(dir, n)); return err == nil })
+			names = packfmt.PackFiles(os.DirFS(dir), loc)
 		} else {
 			parts, err := filepath.Glob(filepath.Join(dir, "index."+loc+".*.bin"))
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"io/fs"
 )
 
 // The names and the JSON writing of the files of a pack version live here,
@@ -44,16 +45,22 @@ func DeviceIndexFile(locale string) string { return "device." + locale + ".bin" 
 // does not (the client loads them on request).
 func AssocPackFile(locale string) string { return "pack." + locale + ".assoc.json" }
 
-// PackFiles names a locale's JSON packs in load order: the core pack, the
-// extension pack and, when exists says the build wrote it, the
-// associations (AssocPackFile). Together they are the locale's whole
-// dictionary, as its binary index and editorial part index hold it.
-func PackFiles(locale string, exists func(name string) bool) []string {
+// PackFiles names a locale's JSON packs in dir (a pack version's folder)
+// in load order: the core pack, the extension pack and, when the build
+// wrote it, the associations (AssocPackFile). Together they are the
+// locale's whole dictionary, as its binary index and editorial part index
+// hold it.
+func PackFiles(dir fs.FS, locale string) []string {
 	names := []string{"pack." + locale + ".json", "pack." + locale + ".ext.json"}
-	if a := AssocPackFile(locale); exists(a) {
+	if a := AssocPackFile(locale); fileExists(dir, a) {
 		names = append(names, a)
 	}
 	return names
+}
+
+func fileExists(dir fs.FS, name string) bool {
+	_, err := fs.Stat(dir, name)
+	return err == nil
 }
 
 // AssocPart names the associations (AssocPackFile) as a part of a

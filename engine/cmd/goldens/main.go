@@ -104,7 +104,7 @@ func run(dir, out string, per int) error {
 	var files [][]byte
 	byLocale := map[string]*packfmt.Pack{}
 	for _, loc := range packfmt.Locales {
-		for _, name := range packfmt.PackFiles(loc, exists(dir)) {
+		for _, name := range packfmt.PackFiles(os.DirFS(dir), loc) {
 			b, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				return err
@@ -413,12 +413,4 @@ func vectorCases(g *goldens, dir string, eng *engine.Engine) error {
 		}
 	}
 	return nil
-}
-
-// exists reports whether dir holds a file (packfmt.PackFiles).
-func exists(dir string) func(string) bool {
-	return func(name string) bool {
-		_, err := os.Stat(filepath.Join(dir, name))
-		return err == nil
-	}
 }
