@@ -33,7 +33,7 @@ async function getJSON(fetchFn, url, signal) {
  * (packs/FORMAT.md "Associations": what people type for an emoji beyond its
  * dictionary names): each locale's device.<locale>.assoc.bin, read in
  * place, else its pack.<locale>.assoc.json; a locale with neither is
- * skipped. They are the phrases the service's dictionary tier has beyond
+ * skipped. createEngine refuses a part index of another pack version. They are the phrases the service's dictionary tier has beyond
  * the device indexes: given to createEngine with the default packs, they
  * are searched beside the device indexes, so the engine answers as the
  * service's dictionary tier. Load them after the first results (the picker
@@ -55,13 +55,15 @@ export async function loadPacks(options = {}) {
     } catch {}
   })
   if (part === 'assoc') {
-    const en = json('pack.en.json') // the entry table the part indexes must match (the HTTP cache has it)
-    en.catch(() => {}) // read only when a part index came
+    // A part index is checked here for its layout, locale and part; its
+    // entry table by createEngine, against the English core pack the
+    // caller already holds (fetching that pack again would cost as much as
+    // the part).
     return (await Promise.all(locales.map(async (l) => {
       const bytes = await getBytes(fetchFn, `${base}/device.${l}.assoc.bin`, signal)
       try {
-        const p = bytes && checkIndexPack(devicePack(bytes), await en, l)
-        if (p?.sub) return p
+        const p = bytes && devicePack(bytes)
+        if (p?.sub && p.locale === l) return p
       } catch {}
       return assocJSON(l)
     }))).filter(Boolean)

@@ -201,7 +201,7 @@ export class EmojiSearchPicker extends Base {
       // as the service's dictionary tier without a larger first download.
       loadPacks({ baseUrl, locales: [loc], part: 'assoc' }).then((assoc) => {
         if (seq === this._seq && assoc.length) start(assoc)
-      }, () => {})
+      }).catch(() => {}) // without them the engine answers from the default packs
     } catch (error) {
       if (seq !== this._seq) return
       this._message(t.failed)
