@@ -144,15 +144,10 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 	}
 	var indexes []File
 	if indexer != nil {
-		// The indexes read the extension packs without the related words
-		// and the editorial phrases (those get part indexes of their own),
-		// and the associations.
+		// The indexes read the extension packs without the related words,
+		// the editorial phrases and the associations: those get part
+		// indexes of their own.
 		indexed := slices.Clone(built)
-		for _, loc := range locales {
-			if p := assocPacks[loc]; p != nil {
-				indexed = append(indexed, p)
-			}
-		}
 		var related *packfmt.Pack
 		if en >= 0 {
 			plain, _ := splitEditorial(plainExt)
@@ -178,6 +173,18 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 				return nil, fmt.Errorf("packs: %s: %w", packfmt.IndexFile(loc), err)
 			}
 			indexes = append(indexes, File{Name: packfmt.IndexFile(loc), Data: b.Bytes()})
+			var assocIndex []byte
+			if p := assocPacks[loc]; p != nil && en >= 0 {
+				// The associations' part index: the service adds it to the
+				// locale's engine, and the device part is compacted from it.
+				name := packfmt.PartIndexFile(loc, packfmt.AssocPart)
+				b = bytes.Buffer{}
+				if err := indexer.Part(&b, packfmt.AssocPart, indexed[2*en], p); err != nil {
+					return nil, fmt.Errorf("packs: %s: %w", name, err)
+				}
+				assocIndex = b.Bytes()
+				indexes = append(indexes, File{Name: name, Data: assocIndex})
+			}
 			if i == en {
 				// The JS client's index: the same indexer over the English
 				// core pack alone (what createEngine gets from loadPacks).
@@ -205,15 +212,11 @@ func Build(in *Inputs, version string, locales []string, indexer *Indexer) ([]Fi
 					return nil, fmt.Errorf("packs: %s: %w", packfmt.DeviceIndexFile(loc), err)
 				}
 				indexes = append(indexes, File{Name: packfmt.DeviceIndexFile(loc), Data: c})
-				if p := assocPacks[loc]; p != nil {
+				if assocIndex != nil {
 					// The associations for the client to add beside it
 					// (loadPacks part assoc): their part index, compacted.
 					name := packfmt.DevicePartFile(loc, packfmt.AssocPart)
-					b = bytes.Buffer{}
-					if err := indexer.Part(&b, packfmt.AssocPart, indexed[2*en], p); err != nil {
-						return nil, fmt.Errorf("packs: %s: %w", name, err)
-					}
-					if c, err = CompactIndex(b.Bytes(), *indexer.Terms); err != nil {
+					if c, err = CompactIndex(assocIndex, *indexer.Terms); err != nil {
 						return nil, fmt.Errorf("packs: %s: %w", name, err)
 					}
 					indexes = append(indexes, File{Name: name, Data: c})

@@ -196,7 +196,7 @@ func TestFamilyKey(t *testing.T) {
 // TestCommittedPacks checks the committed build: manifest hashes match the
 // files and indexes, every pack decodes and validates, core packs stay
 // <= 120 KB gzip, every locale has its binary index, and the related words
-// have theirs; a locale with associations has their pack.
+// have theirs; a locale with associations has their pack and part indexes.
 func TestCommittedPacks(t *testing.T) {
 	dir := filepath.Join("dist", packfmt.DefaultVersion)
 	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -217,7 +217,7 @@ func TestCommittedPacks(t *testing.T) {
 		names = append(names, packfmt.IndexFile(loc), packfmt.PartIndexFile(loc, packfmt.EditorialPart), packfmt.DeviceIndexFile(loc))
 		if len(written[loc]) > 0 {
 			files = append(files, packfmt.AssocPackFile(loc))
-			names = append(names, packfmt.DevicePartFile(loc, packfmt.AssocPart))
+			names = append(names, packfmt.PartIndexFile(loc, packfmt.AssocPart), packfmt.DevicePartFile(loc, packfmt.AssocPart))
 		}
 	}
 	assert.ElementsMatch(t, files, slices.Collect(maps.Keys(m.Files)), "core, extension and, where written, associations")
@@ -307,8 +307,9 @@ func TestReadCLDRVariant(t *testing.T) {
 // TestBuildPlacesAndAssociations: place words are aliases of the flag in
 // the locale's extension rows; associations are aliases in
 // pack.<locale>.assoc.json (the words no other phrase of the emoji has),
-// which the locale's index holds and its device index does not; a word for
-// an emoji the packs lack is an error.
+// which the locale's part index index.<locale>.assoc.bin holds and neither
+// its index nor its device index does; a word for an emoji the packs lack
+// is an error.
 func TestBuildPlacesAndAssociations(t *testing.T) {
 	in := fixture()
 	in.Places = map[string]map[string][]string{"en": {"😂": {"lolland"}}}
@@ -328,16 +329,18 @@ func TestBuildPlacesAndAssociations(t *testing.T) {
 	assert.Equal(t, packfmt.PartExt, assoc.Part)
 	assert.Equal(t, "1F602", assoc.Rows[0].ID)
 	assert.Equal(t, []string{"lmao", "crying laughing"}, assoc.Rows[0].Phrases[packfmt.FieldAlias])
-	eng, err := engine.Load(engine.NewConfig(), byName[packfmt.IndexFile("en")])
+	eng, err := engine.Load(engine.NewConfig(), byName[packfmt.IndexFile("en")], byName[packfmt.PartIndexFile("en", packfmt.AssocPart)])
 	require.NoError(t, err)
+	assert.Equal(t, []string{"en.assoc"}, eng.Parts())
 	assert.Equal(t, "😂", eng.Search("lmao", engine.Options{Limit: 1}).Results[0].Emoji)
 	in.Associations = nil
 	without, err := Build(in, "test1", []string{"en"}, indexer)
 	require.NoError(t, err)
 	for _, f := range without {
-		if f.Name == packfmt.DeviceIndexFile("en") {
-			assert.Equal(t, f.Data, byName[f.Name], "the device index leaves the associations out")
+		if f.Name == packfmt.DeviceIndexFile("en") || f.Name == packfmt.IndexFile("en") {
+			assert.Equal(t, f.Data, byName[f.Name], "%s leaves the associations out", f.Name)
 		}
+		assert.NotEqual(t, packfmt.PartIndexFile("en", packfmt.AssocPart), f.Name, "no associations, no part index")
 	}
 	in.Associations = map[string]map[string][]string{"en": {}}
 

@@ -43,7 +43,8 @@ test('the English core index answers as the English core pack, every golden quer
 
 test('locale indexes mix with JSON packs, before and after them', () => {
   const zh = g.search.filter((c) => c.l === 'zh')
-  const zhPacks = [readPack('pack.zh.json'), plain(readPack('pack.zh.ext.json')), readPack('pack.zh.assoc.json')]
+  // index.zh.bin holds the core and extension phrases; the associations have a part index of their own.
+  const zhPacks = [readPack('pack.zh.json'), plain(readPack('pack.zh.ext.json'))]
   const json = createEngine([en, ...zhPacks])
   same(json, createEngine([en, readBytes('index.zh.bin')]), zh, 'zh index after the English JSON pack')
   same(json, createEngine([en, coreIndex(), ...zhPacks]), zh, 'English index, then zh JSON packs')
@@ -62,6 +63,7 @@ test('damaged or mismatched indexes are refused when the engine is created', () 
   assert.throws(() => createEngine([en, magic]), TypeError, 'not a pack, not an index')
   bad(bin, /not of pack/, [{ ...en, packVersion: 'other' }])
   bad(readBytes('index.en.editorial.bin'), /part index \(editorial\)/)
+  bad(readBytes('index.en.assoc.bin'), /part index \(assoc\)/)
   // A posting naming a phrase past the last one: section 25 (term postings).
   const dv = new DataView(bin.buffer, bin.byteOffset)
   const at = dv.getUint32(16 + 12 * 25 + 8, true), w = bin[16 + 12 * 25]
@@ -76,11 +78,13 @@ test('damaged or mismatched indexes are refused when the engine is created', () 
 // over one answers exactly as over the locale's JSON packs (the English
 // related words aside: they are not in the device index). The associations
 // (device.<locale>.assoc.bin, loadPacks part assoc; or their JSON pack) join
-// it as a segment of their own, where the Go
-// engine holds them in the locale's index: the same phrases and scores, but
-// a one-word prefix damps its completions segment by segment here (Go
-// orders them across a locale's segments), so a few prefixes order their
-// completions apart: the top 3 stays the same for >= 98 % of the queries.
+// it as a segment of their own, as they join the Go service's engine
+// (index.<locale>.assoc.bin); as JSON they are one more pack of the locale's
+// segment: the same phrases and scores, but a one-word prefix damps its
+// completions segment by segment, so a few prefixes order their completions
+// apart: the top 3 stays the same for >= 98 % of the queries. The Go engine
+// also leaves the associations out of the completions of a word of one or
+// two bytes (index.assocMinPrefix); this client completes them, once loaded.
 test('a device index answers as the locale\'s JSON packs, every golden query of the locale', () => {
   const enDevice = readBytes('device.en.bin')
   const enAssoc = hasAssoc('en') ? [readPack('pack.en.assoc.json')] : []

@@ -18,9 +18,10 @@ import (
 // from the English one; revision 3: pack format 2 with the editorial phrase
 // layer and its part indexes; revisions 4-6: the editorial layer grown and
 // the device indexes; revision 7: device index format 3; revision 8: the
-// associations, pack.<locale>.assoc.json). Bump the revision
+// associations, pack.<locale>.assoc.json; revision 9: their part indexes,
+// index.<locale>.assoc.bin, out of index.<locale>.bin). Bump the revision
 // when the build's output changes: published packs are immutable.
-const DefaultVersion = "e17c48r8"
+const DefaultVersion = "e17c48r9"
 
 // IndexFile is the name of a locale's binary index: index.<locale>.bin.
 func IndexFile(locale string) string { return "index." + locale + ".bin" }
@@ -63,9 +64,10 @@ func fileExists(dir fs.FS, name string) bool {
 	return err == nil
 }
 
-// AssocPart names the associations (AssocPackFile) as a part of a
-// locale's device index: device.<locale>.assoc.bin, which the JS client
-// adds beside device.<locale>.bin (DevicePartFile).
+// AssocPart names the associations (AssocPackFile) as a part: the part
+// index index.<locale>.assoc.bin, which the service adds to the locale's
+// engine, and the part of its device index device.<locale>.assoc.bin, which
+// the JS client adds beside device.<locale>.bin (DevicePartFile).
 const AssocPart = "assoc"
 
 // DevicePartFile is the name of a part of a locale's device index:

@@ -31,7 +31,7 @@ import (
 // which cannot take a constant (TestEmbedNamesVersion).
 const Version = packfmt.DefaultVersion
 
-//go:embed e17c48r8/manifest.json e17c48r8/vectors.*.sums.json
+//go:embed e17c48r9/manifest.json e17c48r9/vectors.*.sums.json
 var files embed.FS
 
 // Manifest returns the embedded manifest.json of Version: search.NewPacks

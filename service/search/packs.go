@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/emojisearch/emojisearch/engine"
+	"github.com/emojisearch/emojisearch/engine/packfmt"
 )
 
 // PackLoader fetches a file of the served pack version by name
@@ -28,14 +29,16 @@ const RelatedIndex = "index.en.related.bin"
 const relatedPart = "en.related"
 
 // ManifestFile is the pack version's manifest.json: when the built-in files
-// hold it, the part indexes it lists as editorial
-// (index.<locale>.editorial.bin, packs/FORMAT.md "Editorial phrases") are
-// added to the engines like the related words: the English one to every
-// locale, a locale's own to that locale.
+// hold it, the part indexes it lists of the editorial phrases
+// (index.<locale>.editorial.bin, packs/FORMAT.md "Editorial phrases") and
+// of the associations (index.<locale>.assoc.bin, "Associations") are added
+// to the engines like the related words: the English ones to every locale,
+// a locale's own to that locale.
 const ManifestFile = "manifest.json"
 
-// editorialIndex names a locale's editorial part index.
-func editorialIndex(locale string) string { return "index." + locale + ".editorial.bin" }
+// localeParts are the parts of the part indexes a locale may have, in the
+// order they join its engine (which keeps a locale's segments together).
+var localeParts = []string{packfmt.EditorialPart, packfmt.AssocPart}
 
 // Packs holds one alias engine per locale for the life of an instance:
 // English plus the locale's core and extension packs (spec 1, Locale rules
@@ -56,7 +59,7 @@ type Packs struct {
 	base    map[string]*engine.Engine // by locale, without the part indexes
 	engines map[string]*engine.Engine // by locale, complete
 	parts   map[string][]byte         // part indexes by file name, once loaded and decoded
-	listed  map[string]bool           // editorial part indexes the manifest lists
+	listed  map[string]bool           // the indexes the manifest lists
 }
 
 // BuiltinLocales are the locales whose indexes NewPacks builds in when it
@@ -82,9 +85,7 @@ func NewPacks(builtin map[string][]byte, loader PackLoader) (*Packs, error) {
 			return nil, fmt.Errorf("search: %s: %w", ManifestFile, err)
 		}
 		for name := range manifest.Indexes {
-			if strings.HasSuffix(name, ".editorial.bin") {
-				p.listed[name] = true
-			}
+			p.listed[name] = true
 		}
 	}
 	enIndex, ok := builtin[englishIndex]
@@ -169,8 +170,10 @@ func (p *Packs) Engine(ctx context.Context, locale string) (*engine.Engine, erro
 	}
 	names, want := []string{RelatedIndex}, []string{relatedPart}
 	for _, loc := range []string{"en", locale} {
-		if n := editorialIndex(loc); p.listed[n] && !slices.Contains(names, n) {
-			names, want = append(names, n), append(want, loc+".editorial")
+		for _, part := range localeParts {
+			if n := packfmt.PartIndexFile(loc, part); p.listed[n] && !slices.Contains(names, n) {
+				names, want = append(names, n), append(want, loc+"."+part)
+			}
 		}
 	}
 	files := make([][]byte, len(names))

@@ -280,32 +280,37 @@ func TestPrefetch(t *testing.T) {
 	assert.Len(t, tasks, 1, "once per instance")
 }
 
-// TestPacksEditorial: the editorial part indexes the manifest lists join the
-// engines like the related words: English to every locale, a locale's own
-// to that locale; each file is read once per instance, and one that does
-// not load leaves the answer usable but incomplete.
-func TestPacksEditorial(t *testing.T) {
+// TestPacksParts: the part indexes the manifest lists (editorial phrases,
+// associations) join the engines like the related words: English to every
+// locale, a locale's own to that locale; each file is read once per
+// instance, and one that does not load leaves the answer usable but
+// incomplete.
+func TestPacksParts(t *testing.T) {
 	l := newFaultLoader(t)
 	p := newPacks(t, l)
 	for _, tc := range []struct {
-		locale, q string
-		parts     []string
+		locale, q, emoji, field string
+		parts                   []string
 	}{
-		{"en", "thank you", []string{"en.related", "en.editorial"}},
-		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
-		{"tr", "teşekkürler", []string{"en.related", "en.editorial", "tr.editorial"}},
-		{"fr", "merci", []string{"en.related", "en.editorial", "fr.editorial"}},
+		{"en", "thank you", "🙏", "editorial", []string{"en.related", "en.editorial", "en.assoc"}},
+		{"fr", "merci", "🙏", "editorial", []string{"en.related", "en.editorial", "en.assoc", "fr.editorial", "fr.assoc"}},
+		{"tr", "teşekkürler", "🙏", "editorial", []string{"en.related", "en.editorial", "en.assoc", "tr.editorial", "tr.assoc"}},
+		{"fr", "merci", "🙏", "editorial", []string{"en.related", "en.editorial", "en.assoc", "fr.editorial", "fr.assoc"}},
+		// Phrases only the associations hold (pack.<locale>.assoc.json).
+		{"en", "that was awkward", "😅", "alias", []string{"en.related", "en.editorial", "en.assoc"}},
+		{"fr", "je me suis fait griller", "😅", "alias", []string{"en.related", "en.editorial", "en.assoc", "fr.editorial", "fr.assoc"}},
 	} {
 		eng, err := p.Engine(context.Background(), tc.locale)
 		require.NoError(t, err, tc.locale)
 		assert.Equal(t, tc.parts, eng.Parts())
 		out := eng.Search(tc.q, engine.Options{Limit: 3, Locale: tc.locale})
 		require.NotEmpty(t, out.Results, tc.q)
-		assert.Equal(t, "🙏", out.Results[0].Emoji, tc.q)
-		assert.Equal(t, "editorial", out.Results[0].Field, tc.q)
+		assert.Equal(t, tc.emoji, out.Results[0].Emoji, tc.q)
+		assert.Equal(t, tc.field, out.Results[0].Field, tc.q)
 	}
 	assert.Equal(t, 1, l.count("index.en.editorial.bin"))
 	assert.Equal(t, 1, l.count("index.fr.editorial.bin"))
+	assert.Equal(t, 1, l.count("index.fr.assoc.bin"))
 
 	l.set(func(l *faultLoader) { l.fail["index.es.editorial.bin"] = true })
 	eng, err := p.Engine(context.Background(), "es")

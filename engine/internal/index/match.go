@@ -149,6 +149,9 @@ func (ix *Index) manyCompletions(si int, t string, ranges *prefixRanges) bool {
 	segs := ix.locSegs[si]
 	n := 0
 	for j, sj := range segs {
+		if !ix.completes(sj, t) {
+			continue
+		}
 		lo, hi := ranges.get(ix, sj, t)
 		if n += hi - lo; j == 0 && n > prefixFanout {
 			return true // the main segment alone has more: no need to count repeats
@@ -160,11 +163,14 @@ func (ix *Index) manyCompletions(si int, t string, ranges *prefixRanges) bool {
 	// Over the segments, a word may repeat: count each once.
 	n = 0
 	for j, sj := range segs {
+		if !ix.completes(sj, t) {
+			continue
+		}
 		terms := &ix.segs[sj].terms
 		lo, hi := ranges.get(ix, sj, t)
 		for k := lo; k < hi && n <= prefixFanout; k++ {
 			key := terms.keys.at(k)
-			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok }) {
+			if j == 0 || !slices.ContainsFunc(segs[:j], func(sk int) bool { _, ok := ix.segs[sk].terms.find(key); return ok && ix.completes(sk, t) }) {
 				n++
 			}
 		}
@@ -215,8 +221,8 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 		if !hasExact {
 			exact = -1
 		}
-		if len(u.Text) < 2 && ix.Parts[si] == packfmt.RelatedPart {
-			lo = hi // only low phrases there (see addCompletions)
+		if !ix.completes(si, u.Text) {
+			lo = hi
 		}
 		// The key offsets as a slice of their stored width: a short prefix
 		// walks thousands of keys (the slowest queries of a typing trace).
@@ -243,6 +249,30 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 	}
 	return matched
 }
+
+// completes reports whether segment si completes a word t being typed: the
+// related words not one letter (only low phrases there, which
+// addCompletions leaves out of one letter's), the associations not a word
+// shorter than assocMinPrefix. A segment that does not complete t does not
+// count among its completions either (manyCompletions).
+func (ix *Index) completes(si int, t string) bool {
+	switch ix.Parts[si] {
+	case packfmt.RelatedPart:
+		return len(t) >= 2
+	case packfmt.AssocPart:
+		return len(t) >= assocMinPrefix
+	}
+	return true
+}
+
+// assocMinPrefix is the shortest word, in bytes, whose completions reach
+// the associations (packfmt.AssocPart): one or two letters say too little
+// to call up a loose word for an emoji, and walking that vocabulary cost a
+// typing trace's short words a sixth of their time, for no answer found
+// (docs/benchmarks-history.md, "Issue 29, round 7"). Bytes, as for the
+// related words: a Cyrillic or Arabic letter is two, and a Han or
+// Devanagari character, often a word by itself, three.
+const assocMinPrefix = 3
 
 // addCompletions adds the terms lo..hi-1 of segment si (off: the offsets of
 // its term keys) but the exact one as prefix matches of a unit of n bytes;
