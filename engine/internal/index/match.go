@@ -216,13 +216,10 @@ func (ix *Index) matchSegment(s *scratch, si int, seg *Segment, ui int8, u Unit,
 			}
 		}
 	}
-	if last {
+	if last && ix.completes(si, u.Text) {
 		lo, hi := ranges.get(ix, si, u.Text)
 		if !hasExact {
 			exact = -1
-		}
-		if !ix.completes(si, u.Text) {
-			lo = hi
 		}
 		// The key offsets as a slice of their stored width: a short prefix
 		// walks thousands of keys (the slowest queries of a typing trace).
