@@ -44,8 +44,10 @@ func TestPacksAreImmutableStaticFiles(t *testing.T) {
 	}
 	// The English core pack's binary index and the device indexes the
 	// client's loadPacks fetches by default (packs/FORMAT.md "Core index",
-	// "Device index"), listed in the manifest and served like the packs.
-	for name, magic := range map[string]string{"index.en.core.bin": "ESIDX\x00\x00\x00", "device.en.bin": "ESDEV\x00\x00\x00", "device.pt.bin": "ESDEV\x00\x00\x00"} {
+	// "Device index"), and the associations' part indexes the service adds
+	// ("Associations"), listed in the manifest and served like the packs.
+	for name, magic := range map[string]string{"index.en.core.bin": "ESIDX\x00\x00\x00", "device.en.bin": "ESDEV\x00\x00\x00", "device.pt.bin": "ESDEV\x00\x00\x00",
+		"index.en.assoc.bin": "ESIDX\x00\x00\x00", "index.fr.assoc.bin": "ESIDX\x00\x00\x00"} {
 		r := get(t, base+name)
 		require.Equal(t, 200, r.Status, name)
 		assert.Equal(t, "public, max-age=31536000, immutable", r.Header.Get("Cache-Control"), name)
