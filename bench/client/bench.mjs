@@ -7,7 +7,9 @@
 //	node bench/client/bench.mjs [--ours] [--index packs/dist/<version>/index.en.core.bin] [../shared/eval/search/en.emojilib.jsonl]
 //
 // --index: our engine reads that binary index in place beside the English
-// core pack (index.en.core.bin of the pack version, written by buildpacks).
+// core pack (index.en.core.bin of the pack version, written by buildpacks);
+// given again, the parts beside it (--index …/device.en.bin --index
+// …/device.en.assoc.bin: the picker's engine once the associations load).
 //
 // Times are wall-clock (performance.now) of one process; on a shared
 // machine CPU time (process.cpuUsage) is printed beside creation times.
@@ -19,9 +21,8 @@ const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '../..')
 const args = process.argv.slice(2)
 const oursOnly = args.includes('--ours') // skip the rivals (minutes on a loaded machine)
-const ix = args.indexOf('--index')
-const indexFile = ix >= 0 ? args[ix + 1] : undefined
-const file = args.find((a, i) => !a.startsWith('--') && i !== ix + 1) || join(root, '../shared/eval/search/en.emojilib.jsonl')
+const indexFiles = args.filter((a, i) => args[i - 1] === '--index') // in order: an index, then its parts
+const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--index') || join(root, '../shared/eval/search/en.emojilib.jsonl')
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 // Fresh-process numbers first: nothing has run yet.
@@ -29,7 +30,7 @@ const c0 = cpu(), t0 = performance.now()
 const { createEngine } = await import(join(root, 'client/index.js'))
 const version = JSON.parse(readFileSync(join(root, 'client/test/goldens.json'), 'utf8')).packVersion
 const enCore = JSON.parse(readFileSync(join(root, 'packs/dist', version, 'pack.en.json'), 'utf8'))
-const input = indexFile ? [enCore, readFileSync(indexFile)] : enCore
+const input = indexFiles.length ? [enCore, ...indexFiles.map((f) => readFileSync(f))] : enCore
 const t1 = performance.now(), c1 = cpu()
 let engine = createEngine(input)
 const cold = { wall: performance.now() - t1, cpu: cpu() - c1, importWall: t1 - t0, importCpu: c1 - c0 }

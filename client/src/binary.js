@@ -690,6 +690,10 @@ export class BinIndex extends Index {
     if (b.packVersion !== this.packVersion || !sameIds(S, ids)) throw bad('not of pack ' + this.packVersion + ' (its entry table)')
     const base = this.nPh ?? this.pText.length, si = this.segs.length
     const s = new BinSeg(loc, S, base, m, b.derive)
+    // The associations do not complete a word of one or two bytes (UTF-8),
+    // as in the Go engine (index.assocMinPrefix): too little to call up a
+    // loose word, and the slowest keystrokes once they are loaded.
+    if (b.sub === 'assoc') s.min = 3
     const [pe, pf, pn] = [S[19], S[20], S[21]]
     if (pf.length !== s.n || pn.length !== s.n || !phrasesOK(pe, pf, m)) throw bad('phrases')
     this.segs.push(s)

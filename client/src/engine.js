@@ -32,6 +32,7 @@ class Seg {
     this.sym = new Map() // raw emoticon key -> [entry<<3|field]
     this.n = 0 // phrases
     this.maxW = 0
+    // this.min, when a part sets it (binSeg): the shortest word, in UTF-8 bytes, that completes here
     this.lab = [] // entry -> label of the locale, when it has a searchable name
     this.grp = []
   }
@@ -540,7 +541,7 @@ class Index {
       const st = seg.stems.get(stem(u.t))
       if (st !== undefined) matched = this.list(si, seg.stems, st, ui, Q_STEM, false, p) || matched
     }
-    if (last) {
+    if (last && !(blen < seg.min)) {
       const [lo, hi] = seg.range(u.t)
       const n = f(blen)
       for (let t = lo; t < hi; t++) {

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { createEngine } from '../index.js'
+import { createEngine, normalize, tokenize } from '../index.js'
 import { goldens, hasAssoc, readPack, readBytes } from './helpers.js'
 
 // The English core pack's own index (the same phrases as pack.en.json), as
@@ -82,9 +82,9 @@ test('damaged or mismatched indexes are refused when the engine is created', () 
 // (index.<locale>.assoc.bin); as JSON they are one more pack of the locale's
 // segment: the same phrases and scores, but a one-word prefix damps its
 // completions segment by segment, so a few prefixes order their completions
-// apart: the top 3 stays the same for >= 98 % of the queries. The Go engine
-// also leaves the associations out of the completions of a word of one or
-// two bytes (index.assocMinPrefix); this client completes them, once loaded.
+// apart: the top 3 stays the same for >= 98 % of the queries. As part
+// indexes, not as JSON, they do not complete a word of one or two bytes, as
+// in the Go engine (index.assocMinPrefix).
 test('a device index answers as the locale\'s JSON packs, every golden query of the locale', () => {
   const enDevice = readBytes('device.en.bin')
   const enAssoc = hasAssoc('en') ? [readPack('pack.en.assoc.json')] : []
@@ -97,9 +97,13 @@ test('a device index answers as the locale\'s JSON packs, every golden query of 
     const json = createEngine([en, enDevice, readPack(`pack.${l}.json`), readPack(`pack.${l}.ext.json`), ...assoc])
     const parts = [readBytes('device.en.assoc.bin'), readBytes(`device.${l}.assoc.bin`)]
     const withParts = createEngine([en, enDevice, readBytes(`device.${l}.bin`), ...parts])
-    same(createEngine([en, enDevice, readBytes(`device.${l}.bin`), ...assoc]), withParts, cases, `device ${l}: the associations as part indexes or JSON`)
-    const alike = cases.filter((c) => top3(json, c) === top3(withParts, c)).length
-    assert.ok(alike >= 0.98 * cases.length, `device ${l} and associations: ${alike} of ${cases.length} top 3 alike`)
+    // As a JSON pack the associations also complete a word of one or two bytes (the part index does not):
+    // compared where no word is that short (the last unit searched is not always the last word).
+    const long = cases.filter((c) => !c.p || tokenize(normalize(c.q)).every((w) => new TextEncoder().encode(w).length >= 3))
+    same(createEngine([en, enDevice, readBytes(`device.${l}.bin`), ...assoc]), withParts, long, `device ${l}: the associations as part indexes or JSON`)
+    // The damping apart: at most 2 % of the locale's queries order their top 3 otherwise.
+    const apart = long.filter((c) => top3(json, c) !== top3(withParts, c)).length
+    assert.ok(apart <= 0.02 * cases.length, `device ${l} and associations: ${apart} of ${long.length} top 3 apart`)
     assert.deepEqual(withParts.locales, ['en', l])
   }
   // English: the core index's answers where the core pack alone matches,
