@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,5 +35,22 @@ func TestRankingWords(t *testing.T) {
 		{w.Gender, "woman"}, {w.Gender, "garcon"}, {w.Gender, "женщина"}, {w.Flag, "drapeau"}, {w.Flag, "国旗"},
 	} {
 		assert.Contains(t, c.list, c.word)
+	}
+	// The two-person emoji a client's entry lookup folds, as the engine's
+	// Get does: the toned sequence (a tone after its first person) is the
+	// entry the couple maps to.
+	require.Len(t, w.Couples, len(multiPersonBase))
+	assert.Equal(t, "👫", w.Couples["👩‍🤝‍👨"])
+	eng := allLocales(t)
+	for from, to := range multiPersonBase {
+		k, _ := emojiOfHex(from)
+		v, _ := emojiOfHex(to)
+		assert.Equal(t, v, w.Couples[strings.ReplaceAll(k, "\uFE0F", "")], from)
+		want, ok := eng.Get(v)
+		require.True(t, ok, to)
+		first, rest, _ := strings.Cut(from, "-")
+		got, ok := eng.Get(first + "-1F3FB-" + rest)
+		require.True(t, ok, from)
+		assert.Equal(t, want.ID, got.ID, from)
 	}
 }

@@ -5,7 +5,7 @@
 // (Math.fround at every step), so ties break the same way on both sides.
 import { normalize, tokenize, stem, isAscii, isUnspaced, utf8Len, boundedEditDistance, charClass, MAX_QUERY_LENGTH, WS } from './text.js'
 import { assertPack, FIELDS } from './format.js'
-import { coupleOf, emojiOfHex, language } from './hex.js'
+import { emojiOfHex, language } from './hex.js'
 
 const f = Math.fround
 const MAX_UNITS = 8
@@ -178,6 +178,7 @@ class Index {
     this.notStop = w.notStop || {}
     this.gender = new Set(w.gender)
     this.flag = new Set(w.flag)
+    this.couples = w.couples || {} // two-person emoji (no tones, no FE0F) -> the emoji their tones fold into
     const E = (this.E = [])
     const ids = (this.ids = new Map())
     const add = (p) => {
@@ -888,9 +889,10 @@ class AliasEngine {
     const ix = this._ix
     id = String(id ?? '')
     // An id, an emoji, a hexcode; tones and FE0F dropped (emojiKey), and a
-    // couple with two tones is the emoji its tones fold into (👩🏻‍🤝‍👨🏿 is 👫).
+    // couple with two tones is the emoji its tones fold into (👩🏻‍🤝‍👨🏿 is 👫;
+    // the English core pack's words.couples).
     const k = emojiKey(emojiOfHex(id) || id)
-    const i = ix.ids.get(id) ?? ix.lookup(k) ?? ix.lookup(emojiOfHex(coupleOf(k)))
+    const i = ix.ids.get(id) ?? ix.lookup(k) ?? ix.lookup(ix.couples[k] || '')
     return i === undefined ? undefined : this._e(i)
   }
   search(query, options = {}) {

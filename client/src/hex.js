@@ -35,17 +35,6 @@ const multi = {
 }
 const isTone = (p) => p.length === 5 && p.startsWith('1F3F') && p[4] >= 'B' && p[4] <= 'F'
 
-let couples
-/**
- * coupleOf maps a two-person emoji without its tones and FE0F (the
- * engine's emoji keys) to the hexcode its tones fold into: 👩🏻‍🤝‍👨🏿 is 👫
- * (engine.get); '' for any other.
- */
-export function coupleOf(key) {
-  couples ||= new Map(Object.keys(multi).map((h) => [emojiOfHex(h).replace(/\ufe0f/g, ''), multi[h]]))
-  return couples.get(key) || ''
-}
-
 /** baseId maps a skin-tone variant hexcode to its base (FE0F restored after a text-default base in a sequence). */
 export function baseId(hexcode) {
   const parts = String(hexcode ?? '').toUpperCase().split('-')

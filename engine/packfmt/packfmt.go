@@ -136,6 +136,10 @@ type Words struct {
 	Gender []string `json:"gender"`
 	// Flag: words that say "flag" in any pack locale.
 	Flag []string `json:"flag"`
+	// Couples: two-person emoji, without their tones and U+FE0F, mapped to
+	// the emoji their tones fold into (👩🏻‍🤝‍👨🏿 is 👫): what a client's
+	// entry lookup needs beyond the packs' rows.
+	Couples map[string]string `json:"couples,omitempty"`
 }
 
 // Row is one emoji in a pack. Core rows carry every column; extension rows
