@@ -498,6 +498,9 @@ class Index {
   mUnit(ui, u, last, p) {
     let matched = false
     const blen = utf8Len(u.t)
+    // A unit of one or two bytes typed after others completes only the phrases they matched, unless they matched
+    // none or that matches nothing (Go: narrowBelow): last is 2 for that pass, 1 for the one after it.
+    if (last === true && ui && blen < 3 && this.tP.length) last = 2
     for (let si = 0; si < this.segs.length; si++) {
       if (!p.mask[si]) continue
       const seg = this.segs[si]
@@ -505,6 +508,7 @@ class Index {
       if (last && rangeLen(seg.range(u.t)) > FANOUT) maxLen = 4 * blen
       matched = this.mSeg(si, seg, ui, u, last, maxLen, blen, p) || matched
     }
+    if (last > 1 && !matched) return this.mUnit(ui, u, 1, p)
     const r0 = u.t.codePointAt(0) // typos only in alphabets: Latin (with Extended-A/B, Additional), Greek, Cyrillic
     if (matched || u.u || !(r0 < 0x250 || (r0 >= 0x370 && r0 < 0x530) || (r0 >= 0x1e00 && r0 < 0x1f00))) return
     const n = Array.from(u.t).length
@@ -550,7 +554,7 @@ class Index {
         const tl = utf8Len(key)
         if (maxLen > 0 && tl > maxLen) continue
         const id = seg.term(t)
-        if (key !== u.t) matched = this.list(si, seg.terms, id, ui, f(Q_PREFIX + f(f(F03 * n) / tl)), blen < 2 && 2, p, !ui && ((seg.terms.dm ||= [])[id] ||= this.damp(seg.terms, id))) || matched
+        if (key !== u.t) matched = this.list(si, seg.terms, id, ui, f(Q_PREFIX + f(f(F03 * n) / tl)), last > 1 ? 4 : blen < 2 && 2, p, !ui && ((seg.terms.dm ||= [])[id] ||= this.damp(seg.terms, id))) || matched
       }
     }
     if (u.u) {
@@ -593,8 +597,8 @@ class Index {
   }
 
   // addList adds every phrase of key id of table tab (segment si) for unit ui at quality q, times its
-  // family's factor in d when given (damp). typo: true for a typo match, 2 for a completion of a one-letter word:
-  // neither reaches related (low) phrases.
+  // family's factor in d when given (damp). typo: true for a typo match, 2 for a completion of a one-letter word,
+  // 4 for a narrowed one (mUnit: only phrases already matched): none reaches related (low) phrases.
   list(si, tab, id, ui, q, typo, p, d) {
     if (typo & 1) q = f(q * W[TYPO])
     q = f(q * this.uw[ui])
@@ -606,7 +610,7 @@ class Index {
     for (let j = tab.off[id], end = tab.off[id + 1]; j < end; j++) {
       const gp = list[j], ei = pEntry[gp], qd = d ? f(q * d[E[ei].fam]) : q
       const field = pField[gp]
-      if (typo && field === LOW) continue
+      if (typo && field === LOW || typo & 4 && pStamp[gp] !== gen) continue
       added = true
       if (pStamp[gp] !== gen) {
         pStamp[gp] = gen, pSum[gp] = 0, pCur[gp] = 0, pUnit[gp] = ui, pU[gp] = 1 << ui, pTypo[gp] = 0, pCw[gp] = cw

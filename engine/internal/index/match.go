@@ -25,6 +25,7 @@ const prefixFanout = 256
 
 func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	matched := false
+	s.narrow = last && ui > 0 && len(u.Text) < narrowBelow && len(s.touchedP) > 0
 	var counted, many uint64 // by main segment: completions counted, more than prefixFanout
 	var ranges prefixRanges  // the last unit's completions in each segment, found once
 	if last && strings.HasPrefix(u.Text, s.prevText) {
@@ -38,27 +39,34 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 	if !u.Unspaced {
 		stem = textnorm.Stem(u.Text)
 	}
-	for si, seg := range ix.segs {
-		if p.Mask&(1<<si) == 0 {
-			continue
-		}
-		// A short prefix of a long word says little: with many candidates
-		// in the locale, only words at most four times the prefix's length
-		// complete it.
-		maxLen := 0
-		if main := ix.locSegs[si][0]; last {
-			if counted&(1<<main) == 0 {
-				counted |= 1 << main
-				if ix.manyCompletions(main, u.Text, &ranges) {
-					many |= 1 << main
+	for {
+		for si, seg := range ix.segs {
+			if p.Mask&(1<<si) == 0 {
+				continue
+			}
+			// A short prefix of a long word says little: with many candidates
+			// in the locale, only words at most four times the prefix's length
+			// complete it.
+			maxLen := 0
+			if main := ix.locSegs[si][0]; last {
+				if counted&(1<<main) == 0 {
+					counted |= 1 << main
+					if ix.manyCompletions(main, u.Text, &ranges) {
+						many |= 1 << main
+					}
+				}
+				if many&(1<<main) != 0 {
+					maxLen = 4 * len(u.Text)
 				}
 			}
-			if many&(1<<main) != 0 {
-				maxLen = 4 * len(u.Text)
-			}
+			matched = ix.matchSegment(s, si, seg, ui, u, stem, last, maxLen, &ranges, p) || matched
 		}
-		matched = ix.matchSegment(s, si, seg, ui, u, stem, last, maxLen, &ranges, p) || matched
+		if matched || !s.narrow {
+			break
+		}
+		s.narrow = false // no phrase matched so far goes on with it: it completes as a first word would
 	}
+	s.narrow = false
 	if last {
 		ranges.within = nil
 		s.prevRanges, s.prevText, s.prevCounted, s.prevMany = ranges, u.Text, counted, many
@@ -262,6 +270,18 @@ func (ix *Index) completes(si int, t string) bool {
 	return true
 }
 
+// narrowBelow is the length, in bytes, below which the last unit, typed
+// after others (a clock time's minutes too), only completes the phrases
+// those matched, and not their related words: "flag co" lists the flags of
+// Colombia and the Cook Islands rather than every emoji with a word in
+// "co", which one or two letters cannot tell apart. Walking those postings
+// made the slowest keystrokes of a typing trace, and typing quality rose a
+// little without them (docs/benchmarks-history.md, "Issue 29, round 7"). A
+// function word counts as a word ("i lo": the phrases holding "i", "i love
+// you" among them). When the earlier units matched nothing, or the unit
+// matches nothing that way, it completes as a first word would.
+const narrowBelow = 3
+
 // assocMinPrefix is the shortest word, in bytes, whose completions reach
 // the associations (packfmt.AssocPart): one or two letters say too little
 // to call up a loose word for an emoji, and walking that vocabulary cost a
@@ -291,7 +311,7 @@ func addCompletions[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, of
 			if ui == 0 {
 				damp = ix.dampOf(si, t, lo, hi) // the query's only word (fillDamp orders by a one-word score)
 			}
-			matched = ix.addRange(s, si, terms, lo, hi, damp, ui, qPrefix+0.3*float32(n)/float32(tl), false, n < 2) || matched
+			matched = ix.addRange(s, si, terms, lo, hi, damp, ui, qPrefix+0.3*float32(n)/float32(tl), false, n < 2 || s.narrow, s.narrow) || matched
 		}
 	}
 	return matched
@@ -322,12 +342,13 @@ func (ix *Index) matchTypos(s *scratch, si int, seg *Segment, ui int8, text stri
 // or, with noLow, a completion of a one-byte word skips low phrases.
 func (ix *Index) addList(s *scratch, si int, t *table, k int, ui int8, q float32, typo, noLow bool, p Params) bool {
 	lo, hi := t.list(k)
-	return ix.addRange(s, si, t, lo, hi, nil, ui, q, typo, noLow)
+	return ix.addRange(s, si, t, lo, hi, nil, ui, q, typo, noLow, false)
 }
 
 // addRange adds the postings lo..hi-1 of a table of segment si, each at q
-// times its damp factor when damp is given (a completion, dampOf).
-func (ix *Index) addRange(s *scratch, si int, t *table, lo, hi int, damp []float32, ui int8, q float32, typo, noLow bool) bool {
+// times its damp factor when damp is given (a completion, dampOf); with
+// touched, only phrases this search has already matched (scratch.narrow).
+func (ix *Index) addRange(s *scratch, si int, t *table, lo, hi int, damp []float32, ui int8, q float32, typo, noLow, touched bool) bool {
 	if typo {
 		q *= ix.Weights[packfmt.FieldTypo]
 	}
@@ -337,17 +358,17 @@ func (ix *Index) addRange(s *scratch, si int, t *table, lo, hi int, damp []float
 	// posting cost most under js/wasm.
 	switch post := &t.post; {
 	case post.w16 != nil:
-		return addPostings(ix, s, si, post.w16[lo:hi], damp, ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w16[lo:hi], damp, ui, q, typo, noLow, touched)
 	case post.w32 != nil:
-		return addPostings(ix, s, si, post.w32[lo:hi], damp, ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w32[lo:hi], damp, ui, q, typo, noLow, touched)
 	default:
-		return addPostings(ix, s, si, post.w8[lo:hi], damp, ui, q, typo, noLow)
+		return addPostings(ix, s, si, post.w8[lo:hi], damp, ui, q, typo, noLow, touched)
 	}
 }
 
 // addPostings adds the phrases of one posting list (local phrase numbers of
 // segment si) for unit ui at quality q.
-func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, damp []float32, ui int8, q float32, typo, noLow bool) bool {
+func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts []T, damp []float32, ui int8, q float32, typo, noLow, touched bool) bool {
 	skipLow := typo || noLow
 	base := ix.base[si]
 	w := s.segW[si]
@@ -358,6 +379,9 @@ func addPostings[T uint8 | uint16 | uint32](ix *Index, s *scratch, si int, posts
 		pid := uint32(pv)
 		a := &s.phrases[base+pid]
 		if a.stamp != gen {
+			if touched {
+				continue
+			}
 			if skipLow && a.field == packfmt.FieldLow {
 				continue // a misspelt guess at an association is noise ("padlock" is not "paddock")
 			}

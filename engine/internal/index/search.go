@@ -77,6 +77,7 @@ type scratch struct {
 	prevRanges            prefixRanges
 	prevCounted, prevMany uint64   // by main segment: completions counted, more than prefixFanout
 	dfPrev, dfCur         []dfMemo // unitDF's counts of the previous multi-unit search and this one
+	narrow                bool     // the last unit completes only phrases earlier units matched (narrowBelow)
 }
 
 type famSlot struct {
