@@ -66,7 +66,6 @@ func (ix *Index) matchUnit(s *scratch, ui int8, u Unit, last bool, p Params) {
 		}
 		s.narrow = false // no phrase matched so far goes on with it: it completes as a first word would
 	}
-	s.narrow = false
 	if last {
 		ranges.within = nil
 		s.prevRanges, s.prevText, s.prevCounted, s.prevMany = ranges, u.Text, counted, many
