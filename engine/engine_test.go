@@ -70,6 +70,7 @@ func TestSearchRules(t *testing.T) {
 		{"emoticon", ":)", "en", "🙂", "alias"},
 		{"kaomoji", "^_^", "en", "😊", "alias"},
 		{"clock time", "10:30", "en", "🕥", ""},
+		{"a number that is a word, not a clock time", "100", "en", "💯", "shortcode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := e.Search(tc.q, Options{Limit: 10, Locale: tc.locale, Prefix: true})

@@ -358,7 +358,7 @@ class Index {
     const out = []
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]
-      const c = clockTime(tokens, i)
+      const c = (t.length !== 3 || !this.known(t, mask)) && clockTime(tokens, i)
       if (c) {
         out.push({ t: c[0], u: false, k: i })
         if (c[1]) out.push({ t: c[1], u: false, k: i })

@@ -23,7 +23,7 @@ type Unit struct {
 func (ix *Index) Units(dst []Unit, tokens []string, prefix bool, mask uint64) []Unit {
 	out := dst[:0]
 	for i, t := range tokens {
-		if h, m, ok := clockTime(tokens, i); ok {
+		if h, m, ok := clockTime(tokens, i); ok && (len(t) != 3 || !ix.knownDirect(t, mask)) {
 			out = append(out, Unit{Text: h, Tok: uint8(i)})
 			if m != "" {
 				out = append(out, Unit{Text: m, Tok: uint8(i)})
@@ -50,6 +50,10 @@ func (ix *Index) Units(dst []Unit, tokens []string, prefix bool, mask uint64) []
 
 // clockTime reads "1130", "2230" or an hour above 12 followed by minutes as
 // a 12-hour clock time, the form clock emoji phrases use ("11 30", "10 00").
+// Units reads three digits that are a word of the dictionary (not only a
+// related word) as that word: "100" is 💯 and "911" 🚓, not one o'clock
+// and 9:11, while "400" is 4:00; four digits stay a time ("1000" is 🕙,
+// though "1000 yen" holds the word).
 func clockTime(tokens []string, i int) (string, string, bool) {
 	t := tokens[i]
 	if !digits(t) {
@@ -114,6 +118,19 @@ func (ix *Index) Relax(units []Unit, mask uint64) []Unit {
 // known reports a term of a locale in mask.
 func (ix *Index) known(t string, mask uint64) bool {
 	return ix.any(mask, func(s *Segment) bool { _, ok := s.terms.find(t); return ok })
+}
+
+// knownDirect is known outside the related words (packfmt.RelatedPart),
+// which the JS client does not load.
+func (ix *Index) knownDirect(t string, mask uint64) bool {
+	for si, s := range ix.segs {
+		if mask&(1<<si) != 0 && ix.Parts[si] != packfmt.RelatedPart {
+			if _, ok := s.terms.find(t); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (ix *Index) knownStem(t string, mask uint64) bool {
