@@ -46,7 +46,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	print(os.Stdout, names, reports)
+	printTable(os.Stdout, names, reports)
 }
 
 // queryRows and typingRows name the classes, in their order.
@@ -70,7 +70,7 @@ var (
 	}
 )
 
-func print(w io.Writer, names []string, reports []evalkit.MissReport) {
+func printTable(w io.Writer, names []string, reports []evalkit.MissReport) {
 	fmt.Fprint(w, "| class |")
 	for i, n := range names {
 		fmt.Fprintf(w, " %s (%d; %d of 3+ characters) |", n, reports[i].N, reports[i].TypingN)

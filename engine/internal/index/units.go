@@ -19,7 +19,10 @@ type Unit struct {
 // the words of the locales in mask (fewest pieces; unknown characters stand
 // alone), except a last token still being typed that is the prefix of a word.
 // The units are written into dst's storage (the caller's, so a search need not
-// allocate them).
+// allocate them). Digits are read as a clock time (clockTime), except three
+// that are a word of the dictionary (not only a related word): "100" is 💯
+// and "911" 🚓, not one o'clock and 9:11, while "400" is 4:00; four digits
+// stay a time ("1000" is 🕙, though "1000 yen" holds the word).
 func (ix *Index) Units(dst []Unit, tokens []string, prefix bool, mask uint64) []Unit {
 	out := dst[:0]
 	for i, t := range tokens {
@@ -50,10 +53,6 @@ func (ix *Index) Units(dst []Unit, tokens []string, prefix bool, mask uint64) []
 
 // clockTime reads "1130", "2230" or an hour above 12 followed by minutes as
 // a 12-hour clock time, the form clock emoji phrases use ("11 30", "10 00").
-// Units reads three digits that are a word of the dictionary (not only a
-// related word) as that word: "100" is 💯 and "911" 🚓, not one o'clock
-// and 9:11, while "400" is 4:00; four digits stay a time ("1000" is 🕙,
-// though "1000 yen" holds the word).
 func clockTime(tokens []string, i int) (string, string, bool) {
 	t := tokens[i]
 	if !digits(t) {
@@ -123,14 +122,10 @@ func (ix *Index) known(t string, mask uint64) bool {
 // knownDirect is known outside the related words (packfmt.RelatedPart),
 // which the JS client does not load.
 func (ix *Index) knownDirect(t string, mask uint64) bool {
-	for si, s := range ix.segs {
-		if mask&(1<<si) != 0 && ix.Parts[si] != packfmt.RelatedPart {
-			if _, ok := s.terms.find(t); ok {
-				return true
-			}
-		}
-	}
-	return false
+	return ix.any(mask, func(s *Segment) bool {
+		_, ok := s.terms.find(t)
+		return ok && s.part != packfmt.RelatedPart
+	})
 }
 
 func (ix *Index) knownStem(t string, mask uint64) bool {
